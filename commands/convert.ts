@@ -1,0 +1,62 @@
+import { Args, Flags } from '@oclif/core';
+import { DevboyCommand } from '../src/cli/base-command.js';
+import { convert } from '../src/convert/convert.js';
+import { formatConvertStats } from '../src/convert/stats-text.js';
+import { INPUT_FORMAT_NAMES, type InputFormatName } from '../src/formats/detect.js';
+import { FORMAT_NAMES, type FormatName } from '../src/formats/types.js';
+import { writeFileAtomic } from '../src/io/atomic-write.js';
+import { readInput } from '../src/io/read-input.js';
+import { TOKENIZER_NAMES, type TokenizerName } from '../src/tokens/types.js';
+
+const TOON_DELIMITERS = { comma: ',', tab: '\t', pipe: '|' } as const;
+
+export default class Convert extends DevboyCommand {
+  static override summary = 'Convert between JSON, TOON, STC and GCF, losslessly, and prove it.';
+
+  static override description = `Reads FILE (or standard input for "-"), decodes it, and encodes it as --to.
+The input format comes from --from, else the file extension, else the content.
+NDJSON input (one JSON value per line) becomes an array.
+
+Exit codes: 0 ok; 1 bad data or a failed --verify; 2 usage (unknown format, missing argument, no such file).`;
+
+  static override examples = [
+    '<%= config.bin %> convert issues.json --to toon',
+    '<%= config.bin %> convert issues.json --to stc --verify --stats -o issues.stc',
+    'cat rows.ndjson | <%= config.bin %> convert - --from ndjson --to gcf',
+  ];
+
+  static override args = {
+    file: Args.string({ description: 'input file, or - for standard input', required: true }),
+  };
+
+  static override flags = {
+    to: Flags.string({ char: 't', description: 'output format', options: [...FORMAT_NAMES], required: true }),
+    from: Flags.string({ char: 'f', description: 'input format (default: from the extension, then the content)', options: [...INPUT_FORMAT_NAMES] }),
+    output: Flags.string({ char: 'o', description: 'write to this file (atomically) instead of standard output' }),
+    verify: Flags.boolean({ description: 'decode the output again; exit 1 unless it equals the input (values and key order)' }),
+    stats: Flags.boolean({ description: 'print bytes and tokens of input and output, and the saving, to stderr' }),
+    tokenizer: Flags.string({ description: 'tokenizer for --stats', options: [...TOKENIZER_NAMES], default: 'o200k_base' }),
+    'toon-delimiter': Flags.string({ description: 'TOON field delimiter', options: Object.keys(TOON_DELIMITERS), default: 'comma' }),
+    'toon-indent': Flags.integer({ description: 'TOON spaces per indentation level', min: 1, max: 8, default: 2 }),
+  };
+
+  async run(): Promise<void> {
+    const { args, flags } = await this.parse(Convert);
+    const input = await readInput(args.file);
+    const result = await convert({
+      input,
+      to: flags.to as FormatName,
+      ...(flags.from ? { from: flags.from as InputFormatName } : {}),
+      formatOptions: {
+        toon: { delimiter: TOON_DELIMITERS[flags['toon-delimiter'] as keyof typeof TOON_DELIMITERS], indent: flags['toon-indent'] },
+      },
+      verify: flags.verify,
+      ...(flags.stats ? { stats: flags.tokenizer as TokenizerName } : {}),
+    });
+    const text = result.output.endsWith('\n') ? result.output : `${result.output}\n`;
+    if (flags.output) await writeFileAtomic(flags.output, text);
+    else await this.writeStdout(text);
+    if (result.stats) process.stderr.write(`${formatConvertStats(result.stats)}\n`);
+    if (result.verification?.lossless) process.stderr.write(`verified: ${result.to} decodes to the same value (values and key order)\n`);
+  }
+}

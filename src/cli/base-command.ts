@@ -1,0 +1,38 @@
+import { Command, Errors } from '@oclif/core';
+import { DevboyError, EXIT_DATA, EXIT_USAGE, flatten } from '../errors.js';
+
+/**
+ * Every devboy command reports failure the same way: one line on stderr, exit 2 for usage
+ * and 1 for data or network errors, never a stack trace (set DEVBOY_DEBUG=1 to see one).
+ */
+export abstract class DevboyCommand extends Command {
+  protected override async catch(err: Error & { oclif?: { exit?: number } }): Promise<void> {
+    if (err instanceof Errors.ExitError) throw err;
+    const { message, exitCode } = describeFailure(err);
+    if (process.env.DEVBOY_DEBUG) process.stderr.write(`${err.stack ?? ''}\n`);
+    process.stderr.write(`devboy ${this.id ?? ''}: ${message}\n`.replace(/^devboy : /, 'devboy: '));
+    process.exitCode = exitCode;
+  }
+
+  /** Write to stdout, tolerating a reader that went away (`devboy ... | head`). */
+  protected async writeStdout(text: string): Promise<void> {
+    await new Promise<void>((resolve, reject) => {
+      process.stdout.write(text, (err) => {
+        if (!err || (err as NodeJS.ErrnoException).code === 'EPIPE') resolve();
+        else reject(err);
+      });
+    });
+  }
+}
+
+export function describeFailure(err: Error & { oclif?: { exit?: number } }): { message: string; exitCode: number } {
+  if (err instanceof DevboyError) return { message: err.oneLine(), exitCode: err.exitCode };
+  const oclifExit = err.oclif?.exit;
+  if (typeof oclifExit === 'number' && oclifExit !== 0) {
+    // Parser errors: drop oclif's "See more help" footer, keep the rest on one line.
+    const lines = err.message.split('\n').filter((l) => !/^\s*See more help with/.test(l));
+    const message = flatten(lines.join('\n').replace(/^Error:\s*/, '')).replace(/:\s+(\S)/, ': $1');
+    return { message, exitCode: oclifExit === 1 ? EXIT_DATA : EXIT_USAGE };
+  }
+  return { message: flatten(err.message || String(err)), exitCode: EXIT_DATA };
+}

@@ -1,0 +1,105 @@
+import { DataError } from '../errors.js';
+import { assertInputFormatName, detectFromContent, detectFromExtension, type InputFormatName } from '../formats/detect.js';
+import { loadFormat, type FormatName, type FormatOptions } from '../formats/registry.js';
+import { verifyRoundTrip, type RoundTrip } from '../formats/verify.js';
+import { parseNdjson } from '../json/parse.js';
+import type { JsonValue } from '../json/types.js';
+import type { Input } from '../io/read-input.js';
+import { loadTokenizer, type TokenizerName } from '../tokens/registry.js';
+
+export interface ConvertRequest {
+  input: Input;
+  /** Input format; detected from the extension, then the content, when absent. */
+  from?: InputFormatName;
+  to: FormatName;
+  formatOptions?: FormatOptions;
+  /** Decode the output again and fail unless it equals the input value. */
+  verify?: boolean;
+  /** Count bytes and tokens of input and output with this tokenizer. */
+  stats?: TokenizerName;
+}
+
+export interface SideStats {
+  format: InputFormatName;
+  bytes: number;
+  tokens: number;
+}
+
+export interface ConvertStats {
+  tokenizer: TokenizerName;
+  /** True when the tokenizer is an estimate (the heuristic), not a real BPE. */
+  estimate: boolean;
+  input: SideStats;
+  output: SideStats;
+  /** Fractions (0.25 = 25% fewer) of the output against the input as given. */
+  saving: { tokens: number; bytes: number; baseline: string };
+}
+
+export interface ConvertResult {
+  from: InputFormatName;
+  to: FormatName;
+  value: JsonValue;
+  /** The encoded text, exactly as a model would receive it. */
+  output: string;
+  verification?: RoundTrip;
+  stats?: ConvertStats;
+}
+
+export async function convert(req: ConvertRequest): Promise<ConvertResult> {
+  const file = req.input.name;
+  const from = req.from ?? (await detect(req.input, req.formatOptions));
+  const value = await decodeInput(req.input, from, req.formatOptions);
+  const target = await loadFormat(req.to, req.formatOptions);
+  let output: string;
+  try {
+    output = target.encode(value);
+  } catch (err) {
+    throw err instanceof DataError ? err.inFile(file) : new DataError(`cannot encode as ${req.to}: ${(err as Error).message}`, { file });
+  }
+  const result: ConvertResult = { from, to: req.to, value, output };
+  if (req.verify) {
+    const check = verifyRoundTrip(target, value, output);
+    result.verification = check;
+    if (!check.lossless) throw new DataError(`round trip failed, output is not lossless: ${check.reason}`, { file });
+  }
+  if (req.stats) result.stats = await measure(req.input.text, from, output, req.to, req.stats);
+  return result;
+}
+
+async function detect(input: Input, options?: FormatOptions): Promise<InputFormatName> {
+  const byExt = input.path ? detectFromExtension(input.path) : undefined;
+  if (byExt) return byExt;
+  const [stc, toon] = await Promise.all([loadFormat('stc', options), loadFormat('toon', options)]);
+  return detectFromContent(input.text, { stc, toon }, input.name);
+}
+
+async function decodeInput(input: Input, from: InputFormatName, options?: FormatOptions): Promise<JsonValue> {
+  const format = assertInputFormatName(from);
+  if (format === 'ndjson') return parseNdjson(input.text, input.name);
+  const codec = await loadFormat(format, options);
+  try {
+    return codec.decode(input.text);
+  } catch (err) {
+    if (err instanceof DataError) throw err.inFile(input.name);
+    throw new DataError(`invalid ${format}: ${(err as Error).message}`, { file: input.name });
+  }
+}
+
+async function measure(inputText: string, from: InputFormatName, output: string, to: FormatName, name: TokenizerName): Promise<ConvertStats> {
+  const tokenizer = await loadTokenizer(name);
+  // A final newline is file framing, not content; count neither side's.
+  const inText = inputText.replace(/\r?\n$/, '');
+  const input = { format: from, bytes: Buffer.byteLength(inText), tokens: tokenizer.count(inText) };
+  const out = { format: to, bytes: Buffer.byteLength(output), tokens: tokenizer.count(output) };
+  return {
+    tokenizer: tokenizer.name,
+    estimate: tokenizer.estimate,
+    input,
+    output: out,
+    saving: {
+      tokens: input.tokens === 0 ? 0 : 1 - out.tokens / input.tokens,
+      bytes: input.bytes === 0 ? 0 : 1 - out.bytes / input.bytes,
+      baseline: `input as given (${from})`,
+    },
+  };
+}

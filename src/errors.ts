@@ -1,0 +1,76 @@
+/**
+ * Errors the CLI turns into one line and an exit code.
+ * The library throws these; commands never print stack traces.
+ */
+
+export const EXIT_DATA = 1;
+export const EXIT_USAGE = 2;
+
+export interface Location {
+  file?: string;
+  line?: number;
+  col?: number;
+}
+
+export class DevboyError extends Error {
+  readonly exitCode: number;
+  readonly location: Location;
+
+  constructor(message: string, options: { exitCode?: number; location?: Location; cause?: unknown } = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'DevboyError';
+    this.exitCode = options.exitCode ?? EXIT_DATA;
+    this.location = options.location ?? {};
+  }
+
+  /** `file:line:col: message`, with whatever parts of the location are known. */
+  oneLine(): string {
+    const { file, line, col } = this.location;
+    let where = file ?? '';
+    if (line !== undefined) where += `${where ? ':' : ''}${line}${col !== undefined ? `:${col}` : ''}`;
+    return flatten(where ? `${where}: ${this.message}` : this.message);
+  }
+
+  /** The same error, now knowing which file it came from. */
+  inFile(file: string): DevboyError {
+    if (this.location.file !== undefined) return this;
+    const copy = new DevboyError(this.message, { exitCode: this.exitCode, location: { ...this.location, file }, cause: this.cause });
+    copy.name = this.name;
+    return copy;
+  }
+}
+
+/** Bad flags or arguments: exit 2. */
+export class UsageError extends DevboyError {
+  constructor(message: string, location?: Location) {
+    super(message, { exitCode: EXIT_USAGE, ...(location ? { location } : {}) });
+    this.name = 'UsageError';
+  }
+}
+
+/** Input that cannot be parsed, a failed verification, a provider failure: exit 1. */
+export class DataError extends DevboyError {
+  constructor(message: string, location?: Location, cause?: unknown) {
+    super(message, { exitCode: EXIT_DATA, ...(location ? { location } : {}), cause });
+    this.name = 'DataError';
+  }
+}
+
+/** Collapse whitespace so an error is always exactly one line. */
+export function flatten(text: string): string {
+  return text.replace(/\s*[\r\n]+\s*/g, ' ').trim();
+}
+
+/** Line and column (both 1-based, column in UTF-16 units) of an offset in a text. */
+export function lineColAt(text: string, offset: number): { line: number; col: number } {
+  let line = 1;
+  let lineStart = 0;
+  const end = Math.min(Math.max(offset, 0), text.length);
+  for (let i = 0; i < end; i++) {
+    if (text.charCodeAt(i) === 10) {
+      line++;
+      lineStart = i + 1;
+    }
+  }
+  return { line, col: end - lineStart + 1 };
+}
