@@ -1,0 +1,128 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { rmSync } from 'node:fs';
+import { FORMAT_NAMES } from '../src/formats/types.js';
+import { runCli } from './helpers/cli.js';
+import { corpusDir } from './helpers/paths.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'devboy-convert-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+const corpus = corpusDir();
+const issuesFile = join(corpus, 'github/betamaxpy__betamax/001_GET_repos_betamaxpy_betamax_issues_direction_asc_per_page_100.json');
+const issues = JSON.parse(readFileSync(issuesFile, 'utf8')).response.body;
+const issuesJson = join(dir, 'issues.json');
+writeFileSync(issuesJson, JSON.stringify(issues, null, 2));
+
+describe('devboy convert', () => {
+  for (const to of FORMAT_NAMES) {
+    it(`json -> ${to} -> json gives back the same issues (through files, detected by extension)`, async () => {
+      const ext = to === 'json-compact' ? '.compact.json' : `.${to === 'json' ? 'json' : to}`;
+      const encoded = join(dir, `issues-${to}${ext}`);
+      const there = await runCli(['convert', issuesJson, '--to', to, '-o', encoded]);
+      assert.equal(there.code, 0, there.stderr);
+      assert.equal(there.stdout, '');
+      const back = await runCli(['convert', encoded, '--to', 'json-compact']);
+      assert.equal(back.code, 0, back.stderr);
+      const value = JSON.parse(back.stdout);
+      if (to === 'gcf') assert.deepEqual(value, issues); // GCF keeps values; key order is its known loss
+      else assert.equal(JSON.stringify(value), JSON.stringify(issues));
+    });
+  }
+
+  it('--verify passes for toon and says so', async () => {
+    const r = await runCli(['convert', issuesJson, '--to', 'toon', '--verify']);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stderr, /^verified: toon decodes to the same value/m);
+  });
+
+  it('--verify fails with exit 1 when GCF loses key order, and writes nothing', async () => {
+    const out = join(dir, 'lossy.gcf');
+    const r = await runCli(['convert', issuesJson, '--to', 'gcf', '--verify', '-o', out]);
+    assert.equal(r.code, 1);
+    assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
+    assert.match(r.stderr, /issues\.json: round trip failed, output is not lossless: gcf key order changed at \$\[\d+\]/);
+    assert.equal(existsSync(out), false);
+  });
+
+  it('--stats names the tokenizer and the baseline on every figure', async () => {
+    const r = await runCli(['convert', issuesJson, '--to', 'toon', '--stats']);
+    assert.equal(r.code, 0, r.stderr);
+    const lines = r.stderr.trim().split('\n');
+    assert.equal(lines.length, 3);
+    assert.match(lines[0]!, /^input\s+json\s+[\d,]+ bytes\s+[\d,]+ o200k_base tokens$/);
+    assert.match(lines[1]!, /^output\s+toon\s+[\d,]+ bytes\s+[\d,]+ o200k_base tokens$/);
+    assert.match(lines[2]!, /^saving -?\d+\.\d% o200k_base tokens, -?\d+\.\d% bytes; baseline: input as given \(json\)$/);
+    const heuristic = await runCli(['convert', issuesJson, '--to', 'toon', '--stats', '--tokenizer', 'heuristic']);
+    assert.match(heuristic.stderr, /heuristic tokens, an estimate/);
+    // The stats are measured, not assumed: the input line's byte count is the file's.
+    const bytes = Number(/input\s+json\s+([\d,]+) bytes/.exec(lines[0]!)![1]!.replace(/,/g, ''));
+    assert.equal(bytes, Buffer.byteLength(readFileSync(issuesJson, 'utf8').replace(/\n$/, '')));
+  });
+
+  it('reads NDJSON from standard input', async () => {
+    const r = await runCli(['convert', '-', '--from', 'ndjson', '--to', 'json-compact'], { input: '{"a":1}\n{"a":2}\n' });
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stdout, '[{"a":1},{"a":2}]\n');
+  });
+
+  it('detects the format from content on standard input', async () => {
+    const toon = await runCli(['convert', issuesJson, '--to', 'toon']);
+    const r = await runCli(['convert', '-', '--to', 'json-compact'], { input: toon.stdout });
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stdout.trim(), JSON.stringify(issues));
+    const gcf = await runCli(['convert', '-', '--to', 'json-compact'], { input: 'GCF profile=generic\n## [2]{a}\n1\n2\n' });
+    assert.equal(gcf.stdout.trim(), '[{"a":1},{"a":2}]');
+  });
+});
+
+describe('devboy convert: bad input', () => {
+  it('malformed JSON: exit 1, one line with file:line:col, no stack trace', async () => {
+    const bad = join(dir, 'bad.json');
+    writeFileSync(bad, '{\n  "a": [1, 2,\n}\n');
+    const r = await runCli(['convert', bad, '--to', 'toon']);
+    assert.equal(r.code, 1);
+    assert.equal(r.stdout, '');
+    assert.equal(r.stderr, `devboy convert: ${bad}:3:1: invalid JSON: unexpected '}' (expected a value)\n`);
+  });
+
+  it('malformed TOON names the line', async () => {
+    const bad = join(dir, 'bad.toon');
+    writeFileSync(bad, 'items[3]{a,b}:\n  1,2\n  3,4\n');
+    const r = await runCli(['convert', bad, '--to', 'json']);
+    assert.equal(r.code, 1);
+    assert.match(r.stderr, new RegExp(`^devboy convert: ${bad.replace(/[.]/g, '\\.')}:\\d+: invalid TOON: .*3.*\\n$`));
+  });
+
+  it('unknown format, missing argument, missing file: exit 2', async () => {
+    const unknown = await runCli(['convert', issuesJson, '--to', 'yaml']);
+    assert.equal(unknown.code, 2);
+    assert.match(unknown.stderr, /^devboy convert: Expected --to=yaml to be one of: json, json-compact, toon, stc, gcf\n$/);
+    const missing = await runCli(['convert', '--to', 'toon']);
+    assert.equal(missing.code, 2);
+    assert.equal(missing.stderr.split('\n').length, 2);
+    const nofile = await runCli(['convert', join(dir, 'nope.json'), '--to', 'toon']);
+    assert.equal(nofile.code, 2);
+    assert.match(nofile.stderr, /nope\.json: no such file\n$/);
+  });
+
+  it('a failed conversion leaves an existing output file untouched and no temporary files', async () => {
+    const out = join(dir, 'keep.toon');
+    writeFileSync(out, 'previous\n');
+    const bad = join(dir, 'bad2.json');
+    writeFileSync(bad, '[1,');
+    const r = await runCli(['convert', bad, '--to', 'toon', '-o', out]);
+    assert.equal(r.code, 1);
+    assert.equal(readFileSync(out, 'utf8'), 'previous\n');
+    assert.deepEqual(readdirSync(dir).filter((f) => f.startsWith('.devboy-tmp')), []);
+  });
+
+  it('text that is no known format: exit 1 and a hint to pass --from', async () => {
+    const r = await runCli(['convert', '-', '--to', 'json'], { input: '{"a": nope}' });
+    assert.equal(r.code, 1);
+    assert.match(r.stderr, /^devboy convert: <stdin>:1:8: cannot tell the format .*pass --from/);
+  });
+});

@@ -1,0 +1,55 @@
+import fc from 'fast-check';
+import type { JsonValue } from '../../src/json/types.js';
+
+/** Keys every format writes bare: the identifier rule shared by STC and TOON. */
+export const identifierKey = fc.stringMatching(/^[A-Za-z_][A-Za-z0-9_]{0,8}$/);
+
+const scalar: fc.Arbitrary<JsonValue> = fc.oneof(
+  fc.constant(null),
+  fc.boolean(),
+  fc.integer(),
+  fc.double({ noNaN: true, noDefaultInfinity: true }),
+  fc.string({ unit: 'grapheme' }),
+  fc.string({ unit: 'binary' }),
+  fc.constantFrom('', ' ', 'a / b', 'x[1]: y', '[2]{a,b}: 1,2', '"', '\\', '\n', '#', '- item', 'true', 'null', '42', '-0', '1e5', ' padded '),
+);
+
+/**
+ * JSON values biased toward what tool output looks like: arrays of same-shaped objects
+ * (tables), awkward strings, and keys from `key`.
+ */
+export function jsonValueLike(key: fc.Arbitrary<string>): fc.Arbitrary<JsonValue> {
+  const { value } = fc.letrec<{ value: JsonValue; table: JsonValue }>((tie) => ({
+    value: fc.oneof(
+      { depthSize: 'small', withCrossShrink: true },
+      scalar,
+      fc.array(tie('value'), { maxLength: 5 }),
+      fc.dictionary(key, tie('value'), { maxKeys: 5 }) as fc.Arbitrary<JsonValue>,
+      tie('table'),
+    ),
+    table: fc
+      .uniqueArray(key, { minLength: 1, maxLength: 4 })
+      .chain((keys) =>
+        fc.array(
+          fc.tuple(...keys.map(() => fc.oneof(scalar, tie('value')))).map((vals) => objectOf(keys, vals)),
+          { minLength: 1, maxLength: 4 },
+        ),
+      ),
+  }));
+  return value;
+}
+
+function objectOf(keys: string[], vals: JsonValue[]): JsonValue {
+  const o: Record<string, JsonValue> = {};
+  keys.forEach((k, i) => Object.defineProperty(o, k, { value: vals[i], enumerable: true, writable: true, configurable: true }));
+  return o;
+}
+
+/** Any JSON value at all, including odd keys such as "__proto__", "[", ">" and "". */
+export const anyJson: fc.Arbitrary<JsonValue> = fc.oneof(
+  fc.jsonValue() as fc.Arbitrary<JsonValue>,
+  jsonValueLike(fc.oneof(identifierKey, fc.string(), fc.constantFrom('__proto__', 'constructor', '[', '>', 'a b', 'a,b', '}', '"', ''))),
+);
+
+/** Runs per property; CI asks for at least 10,000 values per format. */
+export const PROPERTY_RUNS = Number(process.env.DEVBOY_PROPERTY_RUNS ?? 10_000);
