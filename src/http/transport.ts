@@ -58,6 +58,7 @@ export interface Failure {
   reason?: RetryReason;
   /** Set when devboy stopped because the server asked for a wait longer than `maxWaitMs`. */
   refusedWaitMs?: number;
+  maxWaitMs?: number;
   timeoutMs?: number;
   cause?: unknown;
 }
@@ -81,6 +82,8 @@ export interface Transport {
   readonly journal: readonly ExchangeMeta[];
   /** Why the latest request failed, if it did. */
   lastFailure(): Failure | undefined;
+  /** Forget the last failure, before a call whose failure should be reported on its own. */
+  resetFailure(): void;
   readonly timeoutMs: number;
 }
 
@@ -133,7 +136,7 @@ export function createTransport(options: HttpOptions = {}, hooks: TransportHooks
           await sleep(waitMs);
           continue;
         }
-        lastFailure = failureOf(method, url, response, body, attempt, decision.reason, waitMs);
+        lastFailure = { ...failureOf(method, url, response, body, attempt, decision.reason, waitMs), maxWaitMs };
       } else if (!response.ok) {
         lastFailure = failureOf(method, url, response, body, attempt, decision?.reason);
       }
@@ -150,6 +153,9 @@ export function createTransport(options: HttpOptions = {}, hooks: TransportHooks
     fetch: transportFetch as typeof fetch,
     journal,
     lastFailure: () => lastFailure,
+    resetFailure: () => {
+      lastFailure = undefined;
+    },
     timeoutMs,
   };
 }
@@ -161,7 +167,7 @@ function failureOf(method: string, url: string, response: Response, body: string
     url,
     status: response.status,
     headers: response.headers,
-    bodyExcerpt: body.slice(0, 300),
+    bodyExcerpt: body.slice(0, 2000),
     attempts,
     ...(reason ? { reason } : {}),
     ...(refusedWaitMs !== undefined ? { refusedWaitMs } : {}),

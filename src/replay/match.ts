@@ -8,6 +8,8 @@ import { recordedAtMs, type CorpusEntry } from './exchange.js';
  *    (`gitlab%2Dorg` = `gitlab-org`; `%2F` stays distinct from `/`) and dropping a trailing slash.
  *    A GitLab `/api/v4/...` request may be answered by a `/api/v3/...` recording of the same path
  *    when no v4 recording matches: Gitbeaker only speaks v4, and v3 servers no longer exist.
+ *    Likewise a `/repos/...` request may be answered by a GitHub Enterprise recording of
+ *    `/api/v3/repos/...` (Octokit is pointed at the server's root).
  * 2. Position parameters must agree, with their defaults filled in: `page` (1), `startAt` (0),
  *    `nextPageToken`, `after`, `before`, `cursor` (absent). A different page is a different answer.
  * 3. Any other parameter present on both sides must have the same value (after URL decoding).
@@ -73,7 +75,8 @@ export function matchRequest(recordings: readonly Recording[], method: string, u
   const direct = bestOf(recordings, request, request.path);
   if (direct) return direct;
   const v3 = request.path.replace(/^\/api\/v4\//, '/api/v3/');
-  return v3 !== request.path ? bestOf(recordings, request, v3) : undefined;
+  if (v3 !== request.path) return bestOf(recordings, request, v3);
+  return bestOf(recordings, request, `/api/v3${request.path}`);
 }
 
 function bestOf(recordings: readonly Recording[], request: RequestKey, path: string): Match | undefined {
