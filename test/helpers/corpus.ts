@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { JsonObject, JsonValue } from '../../src/json/types.js';
 import type { RecordedExchange } from '../../src/replay/exchange.js';
+import { DevboyError } from '../../src/errors.js';
 
 /** Compiled helpers live in dist/test/helpers/: three levels below the repository root. */
 export const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
@@ -27,4 +28,15 @@ export async function recordedList(file: string, field?: string): Promise<JsonOb
 export function instantSleep(): { sleep: (ms: number) => Promise<void>; waits: number[] } {
   const waits: number[] = [];
   return { waits, sleep: async (ms: number) => void waits.push(ms) };
+}
+
+/** The DevboyError a promise rejects with; fails the test if it resolves or throws anything else. */
+export async function rejection(promise: Promise<unknown>): Promise<DevboyError> {
+  try {
+    await promise;
+  } catch (err) {
+    if (err instanceof DevboyError) return err;
+    throw err;
+  }
+  throw new Error('expected a rejection, but the promise resolved');
 }
