@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import type { JsonObject } from '../../src/json/types.js';
+import type { JsonObject } from '../src/json/types.js';
 import { recordedBody, recordedList } from './corpus.js';
 import { githubLink, pageOf, startFakeApi, type FakeApi, type FakeRequest, type Route } from './fake-api.js';
 
