@@ -30,6 +30,16 @@ export async function guardCall<T>(ctx: FailureContext, transport: Transport, no
   }
 }
 
+/** Run a step that reads a response's shape; a ShapeError becomes the one provider error naming the request. */
+export function readShape<T>(ctx: FailureContext, transport: Transport, read: () => T): T {
+  try {
+    return read();
+  } catch (err) {
+    if (err instanceof ShapeError) throw providerError(ctx, transport, '', err);
+    throw err;
+  }
+}
+
 export function providerError(ctx: FailureContext, transport: Transport, notFound: string, err: unknown): DevboyError {
   const name = DISPLAY[ctx.provider];
   const failure = transport.lastFailure();

@@ -1,8 +1,8 @@
 import type { Octokit } from '@octokit/rest';
 import { createTransport, type HttpOptions, type Transport, type TransportHooks } from '../../http/transport.js';
 import type { JsonValue } from '../../json/types.js';
-import { guardCall, providerError, type FailureContext } from '../failure.js';
-import { asArray, asObject, ShapeError } from '../json-read.js';
+import { guardCall, providerError, readShape, type FailureContext } from '../failure.js';
+import { asArray, asObject } from '../json-read.js';
 import { parseLinkHeader } from '../link-header.js';
 import type { CallResult, EndpointCall, ModelItem, PagingPolicy, ProviderSession } from '../types.js';
 import { githubSortInfo } from './endpoints.js';
@@ -122,7 +122,7 @@ async function collect(
     if (!next || pages.length >= paging.maxPages || kept >= paging.maxItems || !paging.canFetch(next)) break;
     fetchPage = () => octokit.request({ method: 'GET', url: next });
   }
-  const items = normalizeAll(ctx, transport, shape.toItems, raw);
+  const items = readShape(ctx, transport, () => shape.toItems(raw));
   const sort = githubSortInfo(call.endpoint, call.params);
   return { items, raw, pagination: githubPagination(pages, totalCount), ...(sort ? { sort_info: sort } : {}), requests };
 }
@@ -131,15 +131,6 @@ async function single(transport: Transport, ctx: FailureContext, get: () => Prom
   const response = await guardCall(ctx, transport, notFound, get);
   const exchange = transport.journal.at(-1)!;
   const value = response.data as JsonValue;
-  const items = normalizeAll(ctx, transport, (raw) => raw.flatMap(toItems), [value]);
+  const items = readShape(ctx, transport, () => toItems(value));
   return { items, raw: items.length > 0 ? [value] : [], requests: [exchange.recordedUrl ?? exchange.url] };
-}
-
-function normalizeAll(ctx: FailureContext, transport: Transport, toItems: (raw: JsonValue[]) => ModelItem[], raw: JsonValue[]): ModelItem[] {
-  try {
-    return toItems(raw);
-  } catch (err) {
-    if (err instanceof ShapeError) throw providerError(ctx, transport, '', err);
-    throw err;
-  }
 }

@@ -1,7 +1,7 @@
 import { createTransport, type HttpOptions, type Transport, type TransportHooks } from '../../http/transport.js';
 import type { JsonValue } from '../../json/types.js';
-import { guardCall, providerError, type FailureContext } from '../failure.js';
-import { asArray, ShapeError } from '../json-read.js';
+import { guardCall, providerError, readShape, type FailureContext } from '../failure.js';
+import { asArray } from '../json-read.js';
 import type { CallResult, EndpointCall, ModelItem, PagingPolicy, ProviderSession } from '../types.js';
 import { gitlabSortInfo } from './endpoints.js';
 import { changesOf, gitlabDiff, gitlabDiscussion, gitlabIssue, gitlabMergeRequest, gitlabNote } from './normalize.js';
@@ -123,7 +123,7 @@ async function collect(
     if (!paging.canFetch(nextUrl.toString())) break;
     page = next;
   }
-  const items = normalize(ctx, transport, () => toItems(raw));
+  const items = readShape(ctx, transport, () => toItems(raw));
   const sort = gitlabSortInfo(call.endpoint, call.params, echoedParams(pages[0]!.headers));
   return { items, raw, pagination: gitlabPagination(pages), ...(sort ? { sort_info: sort } : {}), requests };
 }
@@ -131,15 +131,6 @@ async function collect(
 async function single(transport: Transport, ctx: FailureContext, get: () => Promise<unknown>, notFound: string, read: (v: JsonValue) => { raw: JsonValue[]; items: ModelItem[] }): Promise<CallResult> {
   const response = (await guardCall(ctx, transport, notFound, get)) as { data?: unknown };
   const exchange = transport.journal.at(-1)!;
-  const { raw, items } = normalize(ctx, transport, () => read(response?.data as JsonValue));
+  const { raw, items } = readShape(ctx, transport, () => read(response?.data as JsonValue));
   return { items, raw, requests: [exchange.recordedUrl ?? exchange.url] };
-}
-
-function normalize<T>(ctx: FailureContext, transport: Transport, run: () => T): T {
-  try {
-    return run();
-  } catch (err) {
-    if (err instanceof ShapeError) throw providerError(ctx, transport, '', err);
-    throw err;
-  }
 }

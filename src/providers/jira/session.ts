@@ -1,7 +1,7 @@
 import { createTransport, type HttpOptions, type Transport, type TransportHooks } from '../../http/transport.js';
 import type { JsonObject, JsonValue } from '../../json/types.js';
-import { guardCall, providerError, type FailureContext } from '../failure.js';
-import { asArray, asObject, optNumber, optObject, optString, ShapeError } from '../json-read.js';
+import { guardCall, readShape, type FailureContext } from '../failure.js';
+import { asArray, asObject, optNumber, optObject, optString } from '../json-read.js';
 import type { CallResult, EndpointCall, ModelItem, PagingPolicy, ProviderSession } from '../types.js';
 import { jiraSortInfo } from './endpoints.js';
 import { jiraComment, jiraIssue } from './normalize.js';
@@ -86,7 +86,7 @@ async function runCall(client: JiraClient, transport: Transport, ctx: FailureCon
       const body = await guardCall(ctx, transport, issueMissing, () => client.issues.getIssue({ issueIdOrKey: p['issue'], ...(p['fields'] ? { fields: p['fields'] } : {}), ...(p['expand'] ? { expand: p['expand'] } : {}) }));
       const exchange = transport.journal.at(-1)!;
       const requests = [exchange.recordedUrl ?? exchange.url];
-      return normalize(ctx, transport, () => {
+      return readShape(ctx, transport, () => {
         const issue = asObject(body, 'the issue');
         if (call.endpoint === 'issue') return { items: [toIssue(issue)], raw: [issue], requests };
         // The comments Jira embeds in an issue come in the same envelope as the comments endpoint's.
@@ -122,7 +122,7 @@ async function offsetPages(
     const body = await guardCall(ctx, transport, notFound, () => fetchPage(startAt));
     const exchange = transport.journal.at(-1)!;
     requests.push(exchange.recordedUrl ?? exchange.url);
-    const { items, page } = normalize(ctx, transport, () => {
+    const { items, page } = readShape(ctx, transport, () => {
       const o = asObject(body, `the ${field} page`);
       const items = asArray(o[field], `the ${field} of the page`);
       return { items, page: offsetPage(o, items.length, startAt) };
@@ -137,7 +137,7 @@ async function offsetPages(
     if (!paging.canFetch(nextUrl.toString())) break;
     startAt = next;
   }
-  const items = normalize(ctx, transport, () => raw.map(toItem));
+  const items = readShape(ctx, transport, () => raw.map(toItem));
   return { items, raw, pagination: jiraOffsetPagination(pages, requestedMax), requests };
 }
 
@@ -170,8 +170,8 @@ async function tokenPages(
     );
     const exchange = transport.journal.at(-1)!;
     requests.push(exchange.recordedUrl ?? exchange.url);
-    const o = normalize(ctx, transport, () => asObject(body, 'the search page'));
-    raw.push(...normalize(ctx, transport, () => asArray(o['issues'], 'the issues of the search page')));
+    const o = readShape(ctx, transport, () => asObject(body, 'the search page'));
+    raw.push(...readShape(ctx, transport, () => asArray(o['issues'], 'the issues of the search page')));
     pageCount++;
     next = o['isLast'] === true ? undefined : optString(o, 'nextPageToken');
     if (!next || pageCount >= paging.maxPages || raw.length >= paging.maxItems) break;
@@ -180,20 +180,11 @@ async function tokenPages(
     if (!paging.canFetch(nextUrl.toString())) break;
     token = next;
   }
-  const items = normalize(ctx, transport, () => raw.map(toItem));
+  const items = readShape(ctx, transport, () => raw.map(toItem));
   return { items, raw, pagination: jiraTokenPagination(pageCount, num(p['maxResults']) ?? 50, next), requests };
 }
 
 function num(value: string | undefined): number | undefined {
   if (value === undefined || !/^\d+$/.test(value)) return undefined;
   return Number(value);
-}
-
-function normalize<T>(ctx: FailureContext, transport: Transport, run: () => T): T {
-  try {
-    return run();
-  } catch (err) {
-    if (err instanceof ShapeError) throw providerError(ctx, transport, '', err);
-    throw err;
-  }
 }
