@@ -30,6 +30,7 @@ interface Case {
   folder: string;
   secrets: string[];
   kinds: string[];
+  limit: number;
 }
 
 const CASES: Case[] = [
@@ -40,6 +41,7 @@ const CASES: Case[] = [
     folder: 'github/acme__widgets',
     secrets: [GITHUB_TOKEN],
     kinds: ['issues', 'merge_requests', 'diffs', 'diffs', 'comments', 'comments', 'discussions', 'discussions'],
+    limit: 40,
   },
   {
     name: 'GitLab',
@@ -48,6 +50,7 @@ const CASES: Case[] = [
     folder: 'gitlab/acme__widgets',
     secrets: [GITLAB_TOKEN],
     kinds: ['issues', 'merge_requests', 'diffs', 'diffs', 'comments', 'comments', 'discussions', 'discussions'],
+    limit: 8,
   },
   {
     name: 'Jira',
@@ -56,6 +59,7 @@ const CASES: Case[] = [
     folder: 'jira/ALOY',
     secrets: [JIRA_TOKEN, Buffer.from(`${JIRA_EMAIL}:${JIRA_TOKEN}`).toString('base64')],
     kinds: ['issues', 'comments', 'comments'],
+    limit: 60,
   },
 ];
 
@@ -68,6 +72,8 @@ for (const c of CASES) {
         const { sleep } = instantSleep();
         const result = await recordLive({ ...c.options(live), outDir: out, now: () => NOW, http: { sleep } });
         assert.deepEqual(result.datasets.map((d) => d.kind), c.kinds);
+        const listed = result.datasets[0]!.result;
+        assert.ok(listed.items.length >= Math.min(c.limit, listed.pagination?.total ?? Infinity), `at least --limit ${c.limit} ${c.kinds[0]} (or all there are)`);
         assert.equal(result.projectDir, join(out, c.folder));
         const names = (await readdir(result.projectDir)).sort();
         assert.deepEqual(names, [...result.files].sort());

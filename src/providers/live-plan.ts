@@ -32,15 +32,16 @@ const DETAIL_PAGES = 3;
 export async function runLivePlan(session: OpenSession, options: LivePlanOptions): Promise<LiveCallResult[]> {
   const run: Run = async (call, paging) => ({ kind: call.kind, call, result: await session.run(call, paging) });
   const perPage = String(Math.min(options.limit, 100));
-  const listPaging = (extraPages = 0): PagingPolicy => ({ maxItems: options.limit, maxPages: Math.ceil(options.limit / Number(perPage)) + extraPages, canFetch: () => true });
+  // A few pages more than the arithmetic says: servers cap page sizes (Jira at 50 or 100), and GitHub's
+  // issue pages lose their pull requests. `maxItems` stops the paging once `limit` items are in.
+  const listPaging: PagingPolicy = { maxItems: options.limit, maxPages: Math.ceil(options.limit / Number(perPage)) + 4, canFetch: () => true };
   const detailPaging: PagingPolicy = { maxItems: Number.POSITIVE_INFINITY, maxPages: DETAIL_PAGES, canFetch: () => true };
   const out: LiveCallResult[] = [];
 
   if (session.provider === 'github') {
     const { owner, repo } = requireRepo(options);
-    // The issues endpoint also lists pull requests, which devboy drops: allow a few extra pages to reach `limit` issues.
-    out.push(await run({ kind: 'issues', endpoint: 'issues', params: { owner, repo, state: 'all', per_page: perPage } }, listPaging(4)));
-    const pulls = await run({ kind: 'merge_requests', endpoint: 'pulls', params: { owner, repo, state: 'all', per_page: perPage } }, listPaging());
+    out.push(await run({ kind: 'issues', endpoint: 'issues', params: { owner, repo, state: 'all', per_page: perPage } }, listPaging));
+    const pulls = await run({ kind: 'merge_requests', endpoint: 'pulls', params: { owner, repo, state: 'all', per_page: perPage } }, listPaging);
     out.push(pulls);
     for (const number of numbersOf(pulls.result.raw, 'number').slice(0, options.details)) {
       out.push(await run({ kind: 'diffs', endpoint: 'pull_files', params: { owner, repo, pull_number: number, per_page: '100' } }, detailPaging));
@@ -53,8 +54,8 @@ export async function runLivePlan(session: OpenSession, options: LivePlanOptions
   if (session.provider === 'gitlab') {
     const { owner, repo } = requireRepo(options);
     const project_id = `${owner}/${repo}`;
-    out.push(await run({ kind: 'issues', endpoint: 'issues', params: { project_id, per_page: perPage } }, listPaging()));
-    const mrs = await run({ kind: 'merge_requests', endpoint: 'merge_requests', params: { project_id, per_page: perPage } }, listPaging());
+    out.push(await run({ kind: 'issues', endpoint: 'issues', params: { project_id, per_page: perPage } }, listPaging));
+    const mrs = await run({ kind: 'merge_requests', endpoint: 'merge_requests', params: { project_id, per_page: perPage } }, listPaging);
     out.push(mrs);
     for (const iid of numbersOf(mrs.result.raw, 'iid').slice(0, options.details)) {
       out.push(await diffsWithFallback(session, run, project_id, iid, detailPaging));
@@ -72,7 +73,7 @@ export async function runLivePlan(session: OpenSession, options: LivePlanOptions
     options.jiraApi === 3
       ? { kind: 'issues', endpoint: 'search_jql', params: { api, jql, maxResults: perPage, fields: '*navigable' } }
       : { kind: 'issues', endpoint: 'search', params: { api, jql, startAt: '0', maxResults: perPage } };
-  const issues = await run(search, listPaging());
+  const issues = await run(search, listPaging);
   out.push(issues);
   for (const issueKey of stringsOf(issues.result.raw, 'key').slice(0, options.details)) {
     out.push(await run({ kind: 'comments', endpoint: 'comments', params: { api, issue: issueKey, startAt: '0', maxResults: '100' } }, detailPaging));
