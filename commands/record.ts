@@ -1,0 +1,76 @@
+import { Flags } from '@oclif/core';
+import { DevboyCommand } from '../src/cli/base-command.js';
+import { formatMs } from '../src/providers/failure.js';
+import { PROVIDER_NAMES, type ProgressEvent, type ProviderName } from '../src/providers/types.js';
+import { recordLive } from '../src/record/record.js';
+
+export default class Record extends DevboyCommand {
+  static override summary = 'Record live GitHub, GitLab or Jira API exchanges as a corpus, to replay offline (e.g. in CI).';
+
+  static override description = `Fetches the first --limit issues and pull/merge requests (Jira: issues of --project), and the
+diffs, comments and review discussions of the first --details of them, through the same client
+libraries devboy replays with, and writes each exchange to OUT/<provider>/<project>/ in the
+corpus format, with a MANIFEST.tsv. Authorization headers and cookies are never written.
+
+Credentials come from the environment or flags:
+  GitHub  GITHUB_TOKEN (GITHUB_API_URL for Enterprise, e.g. https://HOST/api/v3)
+  GitLab  GITLAB_TOKEN, GITLAB_HOST (default https://gitlab.com)
+  Jira    JIRA_HOST; JIRA_EMAIL + JIRA_API_TOKEN (Cloud) or JIRA_PAT (Server/Data Center)
+
+Nothing is written unless every request succeeds; an earlier recording of the project is replaced whole.
+Exit codes: 0 ok; 1 provider or network failure; 2 usage.`;
+
+  static override examples = [
+    'GITHUB_TOKEN=... <%= config.bin %> record --provider github --owner octokit --repo rest.js --limit 30 --out corpus',
+    'GITLAB_TOKEN=... <%= config.bin %> record --provider gitlab --owner gitlab-org --repo gitlab --out corpus',
+    'JIRA_HOST=https://example.atlassian.net JIRA_EMAIL=me@example.com JIRA_API_TOKEN=... <%= config.bin %> record --provider jira --project PROJ --out corpus',
+  ];
+
+  static override flags = {
+    provider: Flags.string({ char: 'p', description: 'provider to record', options: [...PROVIDER_NAMES], required: true }),
+    owner: Flags.string({ description: 'GitHub owner or GitLab namespace (group/subgroup)' }),
+    repo: Flags.string({ description: 'repository or GitLab project name' }),
+    project: Flags.string({ description: 'Jira project key' }),
+    jql: Flags.string({ description: 'Jira search (default: project = KEY ORDER BY created DESC)' }),
+    limit: Flags.integer({ char: 'n', description: 'issues and pull/merge requests to fetch', min: 1, default: 30 }),
+    details: Flags.integer({ description: 'pull/merge requests (Jira: issues) whose diffs, comments and discussions are fetched', min: 0, default: 3 }),
+    out: Flags.string({ char: 'o', description: 'corpus folder to write into', required: true }),
+    host: Flags.string({ description: 'API root (GitHub) or site URL (GitLab, Jira); overrides GITHUB_API_URL, GITLAB_HOST, JIRA_HOST' }),
+    token: Flags.string({ description: 'access token (prefer the environment variable: flags show in the process list)' }),
+    email: Flags.string({ description: 'Jira Cloud account email (with an API token)' }),
+    'jira-api': Flags.integer({ description: 'Jira REST version: 2 (Server/Data Center) or 3 (Cloud)', options: ['2', '3'] }),
+    timeout: Flags.integer({ description: 'seconds to wait for each answer', min: 1, default: 30 }),
+    'max-retries': Flags.integer({ description: 'retries after rate limits, 5xx answers and timeouts', min: 0, default: 3 }),
+    'max-wait': Flags.integer({ description: 'longest wait in seconds for a rate limit to reset; a longer one fails at once', min: 0, default: 60 }),
+  };
+
+  async run(): Promise<void> {
+    const { flags } = await this.parse(Record);
+    const result = await recordLive({
+      provider: flags.provider as ProviderName,
+      outDir: flags.out,
+      limit: flags.limit,
+      details: flags.details,
+      ...(flags.owner ? { owner: flags.owner } : {}),
+      ...(flags.repo ? { repo: flags.repo } : {}),
+      ...(flags.project ? { project: flags.project } : {}),
+      ...(flags.jql ? { jql: flags.jql } : {}),
+      ...(flags.host ? { host: flags.host } : {}),
+      ...(flags.token ? { token: flags.token } : {}),
+      ...(flags.email ? { email: flags.email } : {}),
+      ...(flags['jira-api'] ? { jiraApi: flags['jira-api'] as 2 | 3 } : {}),
+      http: { timeoutMs: flags.timeout * 1000, maxRetries: flags['max-retries'], maxWaitMs: flags['max-wait'] * 1000 },
+      onProgress: (event) => reportRetry(event),
+    });
+    const lines = [`recorded ${result.files.length} exchanges to ${result.projectDir}`];
+    for (const d of result.datasets) lines.push(`  ${d.kind.padEnd(14)} ${String(d.result.items.length).padStart(5)}  ${d.label}`);
+    await this.writeStdout(`${lines.join('\n')}\n`);
+  }
+}
+
+/** Waiting silently for a rate limit to reset would look like a hang. */
+function reportRetry(event: ProgressEvent): void {
+  if (event.type !== 'retry') return;
+  const why = event.reason === 'rate-limit' ? `rate limited (${event.status})` : event.reason === 'server-error' ? `server error ${event.status}` : event.reason === 'timeout' ? 'no answer in time' : 'cannot connect';
+  process.stderr.write(`devboy record: ${why} for ${event.method} ${event.url}; retry ${event.retry} in ${formatMs(event.waitMs)}\n`);
+}

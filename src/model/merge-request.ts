@@ -1,0 +1,24 @@
+import type { Source } from './issue.js';
+import type { User } from './user.js';
+
+/**
+ * A GitHub pull request (`pr#45`) or GitLab merge request (`mr#7`, by iid).
+ * `state`: `open`, `closed`, `merged`, or GitLab's `locked`.
+ */
+export interface MergeRequest {
+  key: string;
+  title: string;
+  description?: string;
+  state: string;
+  source: Source;
+  source_branch: string;
+  target_branch: string;
+  author?: User;
+  assignees: User[];
+  reviewers: User[];
+  labels: string[];
+  draft: boolean;
+  url?: string;
+  created_at?: string;
+  updated_at?: string;
+}

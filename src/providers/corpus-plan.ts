@@ -1,0 +1,72 @@
+import type { CorpusEntry } from '../replay/exchange.js';
+import { selectAnswered } from '../replay/match.js';
+import { classifyGithub } from './github/endpoints.js';
+import { classifyGitlab } from './gitlab/endpoints.js';
+import { classifyJira } from './jira/endpoints.js';
+import type { DatasetKind, EndpointCall, ProviderName } from './types.js';
+
+/** The calls that rebuild one dataset from a corpus. */
+export interface PlannedDataset {
+  kind: DatasetKind;
+  label: string;
+  calls: EndpointCall[];
+}
+
+/**
+ * Plan the client calls that replay what a project's corpus holds:
+ * - every distinct recorded GET that was answered with 2xx (duplicates resolved as the replay
+ *   server resolves them) and that devboy understands becomes one call;
+ * - recordings of later pages (`page` > 1, `startAt` > 0, a `nextPageToken`) are not starting
+ *   points: they are reached by following the first page, and join its dataset;
+ * - each list call is one dataset; single-object GETs (one issue, one pull/merge request) of the
+ *   same kind join one dataset, in URL order.
+ */
+export function planCorpus(provider: ProviderName, entries: readonly CorpusEntry[]): PlannedDataset[] {
+  const lists: PlannedDataset[] = [];
+  const singles = new Map<DatasetKind, { label: string; call: EndpointCall }[]>();
+  for (const entry of selectAnswered(entries)) {
+    const { request, response } = entry.exchange;
+    if (request.method !== 'GET' || response.status < 200 || response.status > 299) continue;
+    const label = `GET ${pathAndQuery(request.url)}`;
+    for (const call of classify(provider, request.url)) {
+      if (call.single) {
+        const group = singles.get(call.kind) ?? [];
+        group.push({ label, call });
+        singles.set(call.kind, group);
+      } else if (isFirstPage(call.params)) lists.push({ kind: call.kind, label, calls: [call] });
+    }
+  }
+  for (const [kind, group] of singles) {
+    group.sort((a, b) => compare(a.label, b.label));
+    const label = group.length === 1 ? group[0]!.label : `${group[0]!.label} (+${group.length - 1} more single ${kind})`;
+    lists.push({ kind, label, calls: group.map((g) => g.call) });
+  }
+  return lists;
+}
+
+function classify(provider: ProviderName, url: string): EndpointCall[] {
+  if (provider === 'github') return optional(classifyGithub(url));
+  if (provider === 'gitlab') return optional(classifyGitlab(url));
+  return classifyJira(url);
+}
+
+function optional(call: EndpointCall | undefined): EndpointCall[] {
+  return call ? [call] : [];
+}
+
+function isFirstPage(params: Record<string, string>): boolean {
+  const page = params['page'];
+  const startAt = params['startAt'];
+  return (page === undefined || Number(page) <= 1) && (startAt === undefined || Number(startAt) === 0) && params['nextPageToken'] === undefined;
+}
+
+export function pathAndQuery(url: string): string {
+  if (!/^https?:\/\//i.test(url)) return url;
+  const parsed = new URL(url);
+  return `${parsed.pathname}${parsed.search}`;
+}
+
+/** Code-unit order: the same on every machine and locale. */
+export function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

@@ -1,0 +1,143 @@
+import type { JsonObject, JsonValue } from '../../json/types.js';
+import type { CodePosition, Comment, Discussion, FileDiff, Issue, MergeRequest, User } from '../../model/index.js';
+import { lastLineOfHunk } from '../diff-hunk.js';
+import { asObject, bool, compact, optArray, optNumber, optObject, optString, reqString } from '../json-read.js';
+
+/** GitHub REST payloads (v3 media type, as recorded since 2013) → devboy's model. */
+
+export function githubUser(value: JsonValue | undefined): User | undefined {
+  const u = value && typeof value === 'object' && !Array.isArray(value) ? value : undefined;
+  const login = optString(u, 'login');
+  if (!u || !login) return undefined;
+  return compact<User>({ id: optString(u, 'id') ?? login, username: login, name: optString(u, 'name'), email: optString(u, 'email'), avatar_url: optString(u, 'avatar_url') });
+}
+
+function users(values: JsonValue[]): User[] {
+  return values.map((v) => githubUser(v)).filter((u): u is User => u !== undefined);
+}
+
+/** Older payloads have only `assignee`; newer ones both (`assignees` includes `assignee`). */
+function assigneesOf(o: JsonObject): User[] {
+  const list = users(optArray(o, 'assignees'));
+  if (list.length > 0 || 'assignees' in o) return list;
+  const single = githubUser(o['assignee']);
+  return single ? [single] : [];
+}
+
+function labelsOf(o: JsonObject): string[] {
+  return optArray(o, 'labels')
+    .map((l) => (typeof l === 'string' ? l : optString(l as JsonObject, 'name')))
+    .filter((l): l is string => l !== undefined);
+}
+
+/** The issues endpoints also list pull requests; those carry a `pull_request` key. */
+export function isPullRequestItem(value: JsonValue): boolean {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && 'pull_request' in value;
+}
+
+export function githubIssue(value: JsonValue): Issue {
+  const o = asObject(value, 'an issue');
+  return compact<Issue>({
+    key: `gh#${reqString(o, 'number', 'an issue')}`,
+    title: reqString(o, 'title', 'an issue'),
+    description: optString(o, 'body'),
+    state: optString(o, 'state') ?? 'open',
+    source: 'github',
+    labels: labelsOf(o),
+    author: githubUser(o['user']),
+    assignees: assigneesOf(o),
+    url: optString(o, 'html_url'),
+    created_at: optString(o, 'created_at'),
+    updated_at: optString(o, 'updated_at'),
+  });
+}
+
+export function githubPull(value: JsonValue): MergeRequest {
+  const o = asObject(value, 'a pull request');
+  const merged = optString(o, 'merged_at') !== undefined || o['merged'] === true;
+  return compact<MergeRequest>({
+    key: `pr#${reqString(o, 'number', 'a pull request')}`,
+    title: reqString(o, 'title', 'a pull request'),
+    description: optString(o, 'body'),
+    state: merged ? 'merged' : (optString(o, 'state') ?? 'open'),
+    source: 'github',
+    source_branch: optString(optObject(o, 'head'), 'ref') ?? '',
+    target_branch: optString(optObject(o, 'base'), 'ref') ?? '',
+    author: githubUser(o['user']),
+    assignees: assigneesOf(o),
+    reviewers: users(optArray(o, 'requested_reviewers')),
+    labels: labelsOf(o),
+    draft: bool(o, 'draft'),
+    url: optString(o, 'html_url'),
+    created_at: optString(o, 'created_at'),
+    updated_at: optString(o, 'updated_at'),
+  });
+}
+
+export function githubFile(value: JsonValue): FileDiff {
+  const o = asObject(value, 'a pull request file');
+  const status = optString(o, 'status') ?? 'modified';
+  const previous = optString(o, 'previous_filename');
+  return compact<FileDiff>({
+    file_path: reqString(o, 'filename', 'a pull request file'),
+    old_path: previous,
+    new_file: status === 'added',
+    deleted_file: status === 'removed',
+    renamed_file: status === 'renamed',
+    diff: optString(o, 'patch') ?? '',
+    additions: optNumber(o, 'additions'),
+    deletions: optNumber(o, 'deletions'),
+  });
+}
+
+export function githubComment(value: JsonValue): Comment {
+  const o = asObject(value, 'a comment');
+  return compact<Comment>({
+    id: reqString(o, 'id', 'a comment'),
+    body: optString(o, 'body') ?? '',
+    author: githubUser(o['user']),
+    created_at: optString(o, 'created_at'),
+    updated_at: optString(o, 'updated_at'),
+  });
+}
+
+/** Where a review comment sits. `line` is current; outdated comments keep only `original_line`; the oldest only a diff hunk. */
+export function reviewPosition(o: JsonObject): CodePosition | undefined {
+  const path = optString(o, 'path');
+  if (!path) return undefined;
+  const fromHunk = lastLineOfHunk(optString(o, 'diff_hunk') ?? '');
+  const line = optNumber(o, 'line');
+  const originalLine = optNumber(o, 'original_line');
+  const sideType = optString(o, 'side') === 'LEFT' ? 'old' : 'new';
+  if (line !== undefined) return compact<CodePosition>({ file_path: path, line, line_type: fromHunk?.line_type ?? sideType, commit_sha: optString(o, 'commit_id') });
+  const commit = optString(o, 'original_commit_id') ?? optString(o, 'commit_id');
+  if (originalLine !== undefined) return compact<CodePosition>({ file_path: path, line: originalLine, line_type: fromHunk?.line_type ?? sideType, commit_sha: commit });
+  if (fromHunk) return compact<CodePosition>({ file_path: path, line: fromHunk.line, line_type: fromHunk.line_type, commit_sha: commit });
+  return undefined;
+}
+
+/**
+ * Review comments → threads. A reply's `in_reply_to_id` names the thread's first comment; a reply
+ * whose first comment is not in the list starts its own thread. Threads keep the order of their
+ * first comments, comments their order in the response. The thread carries the position; its
+ * comments do not repeat it.
+ */
+export function githubReviewThreads(values: JsonValue[]): Discussion[] {
+  const threads = new Map<string, { root: JsonObject; comments: Comment[] }>();
+  const threadOf = new Map<string, string>();
+  for (const value of values) {
+    const o = asObject(value, 'a review comment');
+    const id = reqString(o, 'id', 'a review comment');
+    const parent = optString(o, 'in_reply_to_id');
+    const threadId = parent !== undefined ? threadOf.get(parent) : undefined;
+    const thread = threadId !== undefined ? threads.get(threadId) : undefined;
+    if (thread) {
+      thread.comments.push(githubComment(o));
+      threadOf.set(id, threadId!);
+    } else {
+      threads.set(id, { root: o, comments: [githubComment(o)] });
+      threadOf.set(id, id);
+    }
+  }
+  return [...threads.entries()].map(([id, t]) => compact<Discussion>({ id, resolved: false, comments: t.comments, position: reviewPosition(t.root) }));
+}

@@ -1,0 +1,152 @@
+import type { HttpOptions, TransportHooks } from '../http/transport.js';
+import { UsageError } from '../errors.js';
+import { readCorpus } from '../replay/corpus.js';
+import { ReplayServer, type Fault } from '../replay/server.js';
+import { planCorpus, pathAndQuery } from './corpus-plan.js';
+import { resolveCredentials, type CredentialOptions } from './credentials.js';
+import { sortDatasets, toDataset } from './dataset.js';
+import { runLivePlan } from './live-plan.js';
+import { openSession } from './session.js';
+import type { CallResult, Dataset, PagingPolicy, ProgressEvent, ProviderName } from './types.js';
+import { PROVIDER_NAMES } from './types.js';
+import type { CompletedExchange } from '../http/transport.js';
+
+export interface CorpusLoadOptions {
+  provider?: ProviderName;
+  /** A project folder name, e.g. `betamaxpy__betamax`. */
+  project?: string;
+  onProgress?: (event: ProgressEvent) => void;
+  http?: HttpOptions;
+  /** Faults the replay server answers with first (tests). */
+  faults?: readonly Fault[];
+}
+
+/** Corpus replay never follows more pages than this from one first page. */
+const MAX_REPLAY_PAGES = 100;
+
+/**
+ * Every dataset a corpus holds, read through the real client libraries from a loopback replay
+ * server (one per project, started and stopped here). Datasets with no items are left out.
+ * The order is stable: provider, project, kind, label.
+ */
+export async function loadCorpusDatasets(corpusDir: string, options: CorpusLoadOptions = {}): Promise<Dataset[]> {
+  const filter = { ...(options.provider ? { provider: options.provider } : {}), ...(options.project ? { project: options.project } : {}) };
+  const projects = await readCorpus(corpusDir, filter);
+  if (projects.length === 0 && (options.provider || options.project)) {
+    throw new UsageError(`no recordings for ${[options.provider, options.project].filter(Boolean).join('/')} in the corpus`, { file: corpusDir });
+  }
+  const datasets: Dataset[] = [];
+  for (const { provider: name, project, entries } of projects) {
+    const provider = name as ProviderName;
+    if (!PROVIDER_NAMES.includes(provider)) continue;
+    options.onProgress?.({ type: 'project', provider, project });
+    const server = await ReplayServer.start({ entries, ...(options.faults ? { faults: options.faults } : {}) });
+    try {
+      const session = await openSession(provider, {
+        apiUrl: server.url,
+        ...(provider === 'jira' ? { browseBase: originOf(entries[0]!.exchange.request.url) } : {}),
+        ...(options.http ? { http: options.http } : {}),
+        hooks: progressHooks(options.onProgress),
+      });
+      const paging: PagingPolicy = { maxPages: MAX_REPLAY_PAGES, maxItems: Number.POSITIVE_INFINITY, canFetch: (url) => server.find('GET', url) !== undefined };
+      for (const planned of planCorpus(provider, entries)) {
+        const results: CallResult[] = [];
+        for (const call of planned.calls) results.push(await session.run(call, paging));
+        addDataset(datasets, toDataset(provider, project, planned.kind, planned.label, results), options.onProgress);
+      }
+    } finally {
+      await server.close();
+    }
+  }
+  return sortDatasets(datasets);
+}
+
+export interface LiveLoadOptions extends CredentialOptions {
+  provider: ProviderName;
+  owner?: string;
+  repo?: string;
+  /** Jira project key (also the dataset's project name). */
+  project?: string;
+  /** Jira: the search; default `project = KEY ORDER BY created DESC`. */
+  jql?: string;
+  /** Issues and pull/merge requests to fetch (page size up to 100). Default 30. */
+  limit?: number;
+  /** How many pull/merge requests (Jira: issues) get their diffs, comments and discussions fetched. Default 3. */
+  details?: number;
+  http?: HttpOptions;
+  onProgress?: (event: ProgressEvent) => void;
+  /** Every final HTTP exchange with its body (what `record` writes). */
+  onExchange?: (exchange: CompletedExchange) => void;
+}
+
+/** Datasets read from the live provider API, in the same order and shape as corpus mode. */
+export async function loadLiveDatasets(options: LiveLoadOptions): Promise<Dataset[]> {
+  const credentials = resolveCredentials(options.provider, options);
+  const limit = positive(options.limit ?? 30, '--limit');
+  const details = Math.max(0, Math.floor(options.details ?? 3));
+  const hooks = progressHooks(options.onProgress, options.onExchange);
+  const session = await openSession(options.provider, {
+    apiUrl: credentials.apiUrl,
+    ...(credentials.token ? { token: credentials.token } : {}),
+    ...(credentials.email ? { email: credentials.email } : {}),
+    ...(options.http ? { http: options.http } : {}),
+    hooks,
+  });
+  const project = liveProjectName(options);
+  options.onProgress?.({ type: 'project', provider: options.provider, project });
+  const results = await runLivePlan(session, {
+    ...(options.owner ? { owner: options.owner } : {}),
+    ...(options.repo ? { repo: options.repo } : {}),
+    ...(options.project ? { project: options.project } : {}),
+    ...(options.jql ? { jql: options.jql } : {}),
+    limit,
+    details,
+    jiraApi: credentials.jiraApi,
+  });
+  const datasets: Dataset[] = [];
+  for (const { kind, result } of results) {
+    const label = `GET ${pathAndQuery(result.requests[0] ?? '')}`;
+    addDataset(datasets, toDataset(options.provider, project, kind, label, [result]), options.onProgress);
+  }
+  return sortDatasets(datasets);
+}
+
+/** `owner__repo` as in corpus folder names (GitLab subgroups too); the key for Jira. */
+export function liveProjectName(options: Pick<LiveLoadOptions, 'provider' | 'owner' | 'repo' | 'project'>): string {
+  if (options.provider === 'jira') {
+    const key = options.project ?? options.repo;
+    if (!key) throw new UsageError('Jira needs a project key: --project KEY (or --repo KEY)');
+    return key;
+  }
+  if (!options.owner || !options.repo) throw new UsageError('--owner and --repo are required for GitHub and GitLab');
+  return `${options.owner}/${options.repo}`.split('/').filter(Boolean).join('__');
+}
+
+function addDataset(datasets: Dataset[], dataset: Dataset, onProgress: CorpusLoadOptions['onProgress']): void {
+  if (dataset.result.items.length === 0) return;
+  datasets.push(dataset);
+  onProgress?.({ type: 'dataset', provider: dataset.provider, project: dataset.project, kind: dataset.kind, label: dataset.label, items: dataset.result.items.length });
+}
+
+function progressHooks(onProgress: CorpusLoadOptions['onProgress'], onExchange?: (e: CompletedExchange) => void): TransportHooks {
+  return {
+    onRetry: (event) => onProgress?.({ type: 'retry', ...event }),
+    onExchange: (exchange) => {
+      onProgress?.({ type: 'request', method: exchange.method, url: exchange.url, status: exchange.status });
+      onExchange?.(exchange);
+    },
+  };
+}
+
+function originOf(url: string): string | undefined {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return undefined;
+  }
+}
+
+function positive(value: number, flag: string): number {
+  if (!Number.isInteger(value) || value < 1) throw new UsageError(`${flag} must be a whole number of at least 1`);
+  return value;
+}

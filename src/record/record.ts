@@ -1,0 +1,52 @@
+import type { CompletedExchange } from '../http/transport.js';
+import { resolveCredentials } from '../providers/credentials.js';
+import { liveProjectName, loadLiveDatasets, type LiveLoadOptions } from '../providers/load.js';
+import type { Dataset } from '../providers/types.js';
+import { toCorpusFile } from './corpus-file.js';
+import { writeManifest, writeProjectAtomically } from './write.js';
+
+export interface RecordOptions extends LiveLoadOptions {
+  /** Corpus root: recordings go to `<outDir>/<provider>/<project>/`. */
+  outDir: string;
+  /** For provenance; defaults to the current time. */
+  now?: () => Date;
+}
+
+export interface RecordResult {
+  projectDir: string;
+  files: string[];
+  /** The datasets as read live; replaying `projectDir` yields the same. */
+  datasets: Dataset[];
+}
+
+export const RECORDER = 'devboy record';
+
+/**
+ * Fetch live (as loadLiveDatasets does) and write every exchange in the corpus format, so a team
+ * can freeze its own data for CI. Nothing is written unless every request succeeded.
+ */
+export async function recordLive(options: RecordOptions): Promise<RecordResult> {
+  const exchanges: CompletedExchange[] = [];
+  const datasets = await loadLiveDatasets({
+    ...options,
+    onExchange: (exchange) => {
+      exchanges.push(exchange);
+      options.onExchange?.(exchange);
+    },
+  });
+  const credentials = resolveCredentials(options.provider, options);
+  const project = liveProjectName(options);
+  const secrets = [credentials.token, credentials.email && credentials.token ? `${credentials.email}:${credentials.token}` : undefined];
+  const ctx = {
+    provider: options.provider,
+    project,
+    sourceRepo: options.provider === 'jira' ? project : `${options.owner}/${options.repo}`,
+    recordedAt: (options.now?.() ?? new Date()).toISOString(),
+    recorder: RECORDER,
+    secrets,
+  };
+  const files = exchanges.map((exchange, i) => toCorpusFile(exchange, i, ctx));
+  const projectDir = await writeProjectAtomically(options.outDir, options.provider, project, files);
+  await writeManifest(options.outDir);
+  return { projectDir, files: files.map((f) => f.name), datasets };
+}
