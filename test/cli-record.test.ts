@@ -5,9 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { after, before, describe, it } from 'node:test';
-import { REPO_ROOT } from '../test-support/corpus.js';
-import type { FakeApi } from '../test-support/fake-api.js';
-import { GITHUB_TOKEN, startGithubLive } from '../test-support/live-apis.js';
+import { REPO_ROOT } from './helpers/recordings.js';
+import type { FakeApi } from './helpers/fake-api.js';
+import { GITHUB_TOKEN, startGithubLive } from './helpers/live-apis.js';
 
 const BIN = join(REPO_ROOT, 'bin', 'run.js');
 let dir: string;

@@ -9,7 +9,7 @@ import type { Dataset } from '../src/providers/types.js';
 import { readCorpus } from '../src/replay/corpus.js';
 import type { CorpusEntry } from '../src/replay/exchange.js';
 import { selectAnswered } from '../src/replay/match.js';
-import { CORPUS_DIR } from '../test-support/corpus.js';
+import { CORPUS_DIR } from './helpers/recordings.js';
 
 let datasets: Dataset[];
 /** Recorded URL → the recording the replay server answers it with. */

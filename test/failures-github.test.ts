@@ -5,7 +5,7 @@ import { loadCorpusDatasets, loadLiveDatasets } from '../src/providers/load.js';
 import type { ProgressEvent } from '../src/providers/types.js';
 import { readCorpus } from '../src/replay/corpus.js';
 import { ReplayServer, type Fault } from '../src/replay/server.js';
-import { CORPUS_DIR, instantSleep, rejection } from '../test-support/corpus.js';
+import { CORPUS_DIR, instantSleep, rejection } from './helpers/recordings.js';
 
 const SECRET = 'ghp_failureTESTtoken987654321';
 const ISSUES = '/repos/betamaxpy/betamax/issues';

@@ -4,7 +4,7 @@ import { DataError, UsageError } from '../src/errors.js';
 import { loadCorpusDatasets, loadLiveDatasets } from '../src/providers/load.js';
 import { readCorpus } from '../src/replay/corpus.js';
 import { ReplayServer, type Fault } from '../src/replay/server.js';
-import { CORPUS_DIR, instantSleep, rejection } from '../test-support/corpus.js';
+import { CORPUS_DIR, instantSleep, rejection } from './helpers/recordings.js';
 
 const SECRET = 'glpat-failureTESTtoken12345';
 const JIRA_SECRET = 'ATATTjiraFAILUREtoken6789';

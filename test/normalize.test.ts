@@ -5,7 +5,7 @@ import { lastLineOfHunk } from '../src/providers/diff-hunk.js';
 import { githubReviewThreads, reviewPosition } from '../src/providers/github/normalize.js';
 import { gitlabDiscussion, gitlabMergeRequest, gitlabPosition } from '../src/providers/gitlab/normalize.js';
 import { adfToText } from '../src/providers/jira/adf.js';
-import { recordedBody, recordedList } from '../test-support/corpus.js';
+import { recordedBody, recordedList } from './helpers/recordings.js';
 
 describe('positions of review comments', () => {
   it('the line read from the diff hunk is the line GitHub reports, for all 30 comments of a real page', async () => {

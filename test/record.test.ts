@@ -7,9 +7,9 @@ import { DataError } from '../src/errors.js';
 import { loadCorpusDatasets } from '../src/providers/load.js';
 import { readCorpus } from '../src/replay/corpus.js';
 import { recordLive, type RecordOptions } from '../src/record/record.js';
-import { instantSleep, rejection } from '../test-support/corpus.js';
-import type { FakeApi } from '../test-support/fake-api.js';
-import { GITHUB_TOKEN, GITLAB_TOKEN, JIRA_EMAIL, JIRA_TOKEN, startGithubLive, startGitlabLive, startJiraLive } from '../test-support/live-apis.js';
+import { instantSleep, rejection } from './helpers/recordings.js';
+import type { FakeApi } from './helpers/fake-api.js';
+import { GITHUB_TOKEN, GITLAB_TOKEN, JIRA_EMAIL, JIRA_TOKEN, startGithubLive, startGitlabLive, startJiraLive } from './helpers/live-apis.js';
 
 const NOW = new Date('2026-03-01T12:00:00.000Z');
 const dirs: string[] = [];

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { recordableHeaders, redactUrl, scrubSecrets } from '../src/http/redact.js';
-import { recording } from '../test-support/corpus.js';
+import { recording } from './helpers/recordings.js';
 
 describe('secrets never reach recordings', () => {
   it('drops credential query parameters and user info from URLs, and leaves other URLs untouched', async () => {

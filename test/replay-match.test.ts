@@ -3,7 +3,7 @@ import { before, describe, it } from 'node:test';
 import { readCorpus } from '../src/replay/corpus.js';
 import type { CorpusEntry } from '../src/replay/exchange.js';
 import { closestRecording, indexRecordings, matchRequest, normalizePath, selectAnswered, type Recording } from '../src/replay/match.js';
-import { CORPUS_DIR } from '../test-support/corpus.js';
+import { CORPUS_DIR } from './helpers/recordings.js';
 
 const recordings: Record<string, Recording[]> = {};
 const entries: Record<string, CorpusEntry[]> = {};

@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { readCorpus } from '../src/replay/corpus.js';
 import type { CorpusEntry } from '../src/replay/exchange.js';
 import { ReplayServer } from '../src/replay/server.js';
-import { CORPUS_DIR } from '../test-support/corpus.js';
+import { CORPUS_DIR } from './helpers/recordings.js';
 
 let betamax: CorpusEntry[];
 let gitlab: CorpusEntry[];

@@ -1,10 +1,13 @@
-import { readCorpus, type Exchange } from '../../src/corpus/exchanges.js';
+import { readCorpus } from '../../src/replay/corpus.js';
+import type { RecordedExchange } from '../../src/replay/exchange.js';
 import { corpusDir } from './paths.js';
 
-let cache: Promise<Exchange[]> | undefined;
+export type CorpusExchange = RecordedExchange & { file: string };
+
+let cache: Promise<CorpusExchange[]> | undefined;
 
 /** Every recorded exchange of the shared corpus, read once per test process. */
-export function corpusExchanges(): Promise<Exchange[]> {
-  cache ??= readCorpus(corpusDir());
+export function corpusExchanges(): Promise<CorpusExchange[]> {
+  cache ??= readCorpus(corpusDir()).then((projects) => projects.flatMap((p) => p.entries.map((e) => ({ ...e.exchange, file: e.file }))));
   return cache;
 }

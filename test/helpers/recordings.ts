@@ -1,13 +1,12 @@
 import { readFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import type { JsonObject, JsonValue } from '../src/json/types.js';
-import type { RecordedExchange } from '../src/replay/exchange.js';
-import { DevboyError } from '../src/errors.js';
+import { join } from 'node:path';
+import { corpusDir } from './paths.js';
+import type { JsonObject, JsonValue } from '../../src/json/types.js';
+import type { RecordedExchange } from '../../src/replay/exchange.js';
+import { DevboyError } from '../../src/errors.js';
 
-/** Compiled helpers live in dist/test-support/: two levels below the repository root. */
-export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
-export const CORPUS_DIR = process.env['DEVBOY_CORPUS'] ?? resolve(REPO_ROOT, '../shared/corpus');
+export { REPO_ROOT } from './paths.js';
+export const CORPUS_DIR = corpusDir();
 
 export async function recording(file: string): Promise<RecordedExchange> {
   return JSON.parse(await readFile(join(CORPUS_DIR, file), 'utf8')) as RecordedExchange;

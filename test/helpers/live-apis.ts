@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import type { JsonObject } from '../src/json/types.js';
-import { recordedBody, recordedList } from './corpus.js';
+import type { JsonObject } from '../../src/json/types.js';
+import { recordedBody, recordedList } from './recordings.js';
 import { githubLink, pageOf, startFakeApi, type FakeApi, type FakeRequest, type Route } from './fake-api.js';
 
 /** Live-looking GitHub, GitLab and Jira APIs for `record` tests, serving real corpus bodies. */
