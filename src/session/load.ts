@@ -39,41 +39,45 @@ export function assertSessionKind(name: string): SessionKind {
   return name as SessionKind;
 }
 
-/** Tell the formats apart by the first record: each has members the others lack. */
+/** Tell the formats apart by their first recognisable records: each has members the others lack. */
 export function detectSessionKind(text: string, file?: string): SessionKind {
-  const first = firstRecord(text);
-  const where = file !== undefined ? { file } : undefined;
+  const records = leadingRecords(text);
   // Nothing, or not JSON at all: devboy's own parser says exactly which line and column is wrong.
-  if (first === undefined || first === null) return 'devboy';
-  if (isJsonObject(first)) {
-    if ('tool' in first || 'boundary' in first) return 'devboy';
-    if ('sessionId' in first || 'parentUuid' in first || isJsonObject(first.message)) return 'claude-code';
-    if ('role' in first || Array.isArray(first.messages)) return 'openai-chat';
+  if (records.length === 0) return 'devboy';
+  for (const r of records) {
+    const kind = kindOf(r);
+    if (kind) return kind;
   }
-  if (Array.isArray(first)) return 'openai-chat';
-  throw new DataError('cannot tell the session format (devboy JSONL, claude-code or openai-chat); pass --import', { ...where, line: 1 });
+  throw new DataError('cannot tell the session format (devboy JSONL, claude-code or openai-chat); pass --import', { ...(file !== undefined ? { file } : {}), line: 1 });
 }
 
-/** The whole text as one JSON value, else its first non-blank line, else undefined. */
-function firstRecord(text: string): JsonValue | undefined {
+function kindOf(record: JsonValue): SessionKind | undefined {
+  if (Array.isArray(record)) return 'openai-chat';
+  if (!isJsonObject(record)) return undefined;
+  if ('tool' in record || 'boundary' in record) return 'devboy';
+  // Claude Code events carry a session id, a parent link, or a wrapped API message; its first line is often a summary.
+  if ('sessionId' in record || 'parentUuid' in record || isJsonObject(record.message) || record.type === 'summary') return 'claude-code';
+  if ('role' in record || Array.isArray(record.messages)) return 'openai-chat';
+  return undefined;
+}
+
+/** The whole text as one JSON document if it is one, else its first lines that parse; stops at the first that does not. */
+function leadingRecords(text: string): JsonValue[] {
   const body = text.trim();
-  if (body === '') return undefined;
-  if (body.startsWith('[')) {
-    try {
-      return JSON.parse(body) as JsonValue;
-    } catch {
-      // not one document: fall through to the first line
-    }
-  }
-  const line = body.split('\n', 1)[0]!;
+  if (body === '') return [];
   try {
-    return JSON.parse(line) as JsonValue;
+    return [JSON.parse(body) as JsonValue];
   } catch {
-    // A pretty-printed request body spans lines; the whole text may still be one value.
+    // JSONL
+  }
+  const out: JsonValue[] = [];
+  for (const line of body.split('\n', 20)) {
+    if (line.trim() === '') continue;
     try {
-      return JSON.parse(body) as JsonValue;
+      out.push(JSON.parse(line) as JsonValue);
     } catch {
-      return null;
+      break;
     }
   }
+  return out;
 }
