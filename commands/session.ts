@@ -34,6 +34,7 @@ Exit codes: 0 ok; 1 bad session data (file:line:col); 2 usage.`;
     'min-bytes': Flags.integer({ description: 'bodies smaller than this (canonical JSON, UTF-8 bytes) get no id and no ref', min: 0, default: DEFAULT_DEDUP.minBytes }),
     'lru-size': Flags.integer({ description: 'how many distinct recent bodies can be referred to', min: 1, default: DEFAULT_DEDUP.lruSize }),
     import: Flags.string({ description: 'session file format (default: detected)', options: ['auto', ...SESSION_KINDS], default: 'auto' }),
+    'gcf-delta': Flags.boolean({ description: 'also replay GCF generic delta sessions (keyed flat tables only) side by side' }),
     json: Flags.boolean({ description: 'print the report as JSON' }),
   };
 
@@ -46,6 +47,7 @@ Exit codes: 0 ok; 1 bad session data (file:line:col); 2 usage.`;
       baseline: flags['savings-baseline'] as SavingsBaseline,
       minBytes: flags['min-bytes'],
       lruSize: flags['lru-size'],
+      gcfDelta: flags['gcf-delta'],
       file: session.name,
     });
     const text = flags.json

@@ -5,6 +5,7 @@ import type { JsonValue } from '../json/types.js';
 import { DEFAULT_TOKENIZER, loadTokenizer, type TokenizerName } from '../tokens/registry.js';
 import { ID_HEX_DIGITS, ID_PREFIX, idHeader, refLine } from './canonical.js';
 import { DedupIndex, type PlainReason } from './dedup.js';
+import { replayGcfDelta, type DeltaReport } from './gcf-delta.js';
 import { computeSavings, type SessionTotals } from './savings.js';
 import { DEFAULT_DEDUP, type SavingsBaseline, type SessionCall, type SessionEntry } from './types.js';
 
@@ -15,6 +16,8 @@ export interface ReplayOptions {
   minBytes?: number;
   lruSize?: number;
   formatOptions?: FormatOptions;
+  /** Also replay GCF generic delta sessions side by side (see gcf-delta.ts). */
+  gcfDelta?: boolean;
   /** Named in errors about a call, e.g. the session file. */
   file?: string;
 }
@@ -59,6 +62,8 @@ export interface SessionReport {
   combined_savings_pct: number;
   measured_savings_pct: number;
   per_call: CallReport[];
+  /** With `gcfDelta`: the same session sent as GCF generic delta wires where that applies. */
+  gcf_delta?: DeltaReport;
 }
 
 /** Replay a session through L0 dedup and an encoder, counting what the model would receive. */
@@ -124,7 +129,7 @@ export async function replaySession(entries: readonly SessionEntry[], options: R
   }
 
   const savings = computeSavings(totals);
-  return {
+  const report: SessionReport = {
     format: format.name,
     tokenizer: tokenizer.name,
     estimate: tokenizer.estimate,
@@ -143,6 +148,8 @@ export async function replaySession(entries: readonly SessionEntry[], options: R
     measured_savings_pct: savings.measured,
     per_call: perCall,
   };
+  if (options.gcfDelta) report.gcf_delta = replayGcfDelta(entries, perCall.map((c) => c.tokens), tokenizer, totals.baseline);
+  return report;
 }
 
 /** What the session would cost with no dedup and no encoder. A string is sent as-is either way. */

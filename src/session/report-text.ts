@@ -24,7 +24,19 @@ export function formatSessionReport(r: SessionReport, source: { name: string; ki
     `measured  ${pct(r.measured_savings_pct)}  1 - received / baseline`,
     `all savings: ${tk} against ${r.baseline}`,
   ];
+  if (r.gcf_delta) lines.push('', ...deltaLines(r, tk));
   return lines.join('\n');
+}
+
+function deltaLines(r: SessionReport, tk: string): string[] {
+  const d = r.gcf_delta!;
+  const skipped = Object.entries(d.skipped).map(([why, n]) => `${n} ${why}`).join(', ');
+  return [
+    `side by side: ${d.method}`,
+    `  ${d.wire_calls} call${d.wire_calls === 1 ? '' : 's'} sent as delta wires${skipped ? `; the rest as above (${skipped})` : ''}`,
+    `  received ${group(d.received_tokens)} ${tk}, saving ${pct(d.savings_pct).trim()} against ${r.baseline} (dedup + encoder above: ${pct(r.measured_savings_pct).trim()})`,
+    `  rebuilt by the reference decoder: ${d.same_list} same list, ${d.same_set_only} same rows in another order, ${d.different} different`,
+  ];
 }
 
 function outcome(c: CallReport): string {
