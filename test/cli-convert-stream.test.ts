@@ -111,6 +111,21 @@ describe('devboy convert --stream', () => {
     assert.match(fromToon.stderr, /--stream reads NDJSON or a JSON array of rows/);
   });
 
+  it('a bad row ends the run at once, even while standard input stays open', async () => {
+    const child = spawn(process.execPath, [resolve(REPO_ROOT, 'bin', 'run.js'), 'convert', '-', '--to', 'gcf', '--stream'], { stdio: ['pipe', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    child.stdout.resume();
+    const closed = new Promise<number | null>((res) => child.on('close', res));
+    child.stdin.on('error', () => {});
+    child.stdin.write('{"a":1}\n{"a":{"b":1}}\n');
+    const timeout = new Promise<'still running'>((res) => setTimeout(() => res('still running'), 10_000).unref());
+    const code = await Promise.race([closed, timeout]);
+    child.stdin.end();
+    assert.equal(code, 1, stderr);
+    assert.equal(stderr, 'devboy convert: <stdin>:2:1: field "a" is an object; GCF streaming writes flat rows of scalars only (convert without --stream to encode nested values)\n');
+  });
+
   it('a bad line: exit 1 with file:line:col; with -o nothing is written', async () => {
     const input = join(dir, 'bad.ndjson');
     writeFileSync(input, '{"a":1}\n{"a":2}\n{"a":3,}\n');

@@ -82,11 +82,16 @@ async function peekSyntax(chunks: AsyncIterable<string>): Promise<{ syntax: RowS
     }
   }
   async function* replay(): AsyncGenerator<string> {
-    yield* seen;
-    for (;;) {
-      const next = await iterator.next();
-      if (next.done) return;
-      yield next.value;
+    try {
+      yield* seen;
+      for (;;) {
+        const next = await iterator.next();
+        if (next.done) return;
+        yield next.value;
+      }
+    } finally {
+      // A consumer that stops early must release the source (stdin left open would keep the process alive).
+      await iterator.return?.();
     }
   }
   return { syntax, chunks: replay() };
