@@ -74,7 +74,8 @@ export async function replaySession(entries: readonly SessionEntry[], options: R
   const minBytes = options.minBytes ?? DEFAULT_DEDUP.minBytes;
   const lruSize = options.lruSize ?? DEFAULT_DEDUP.lruSize;
   const index = new DedupIndex({ minBytes, lruSize });
-  const lossyIds = new Set<string>();
+  /** What each body shown with an id cost and whether it round-trips, so a ref can be judged without re-encoding. */
+  const shown = new Map<string, { tokens: number; lossless: boolean }>();
   const totals: SessionTotals = { baseline: 0, baselineOfSent: 0, encodedOfSent: 0, refs: 0, idHeaders: 0, received: 0 };
   const perCall: CallReport[] = [];
   let boundaries = 0;
@@ -82,7 +83,7 @@ export async function replaySession(entries: readonly SessionEntry[], options: R
   for (const entry of entries) {
     if (entry.kind === 'boundary') {
       index.boundary();
-      lossyIds.clear();
+      shown.clear();
       boundaries++;
       continue;
     }
@@ -91,27 +92,25 @@ export async function replaySession(entries: readonly SessionEntry[], options: R
     const decision = index.decide(entry);
     const common = { line: entry.line ?? null, tool: entry.tool, is_error: entry.isError, baseline_tokens: baselineTokens };
 
-    let body: EncodedBody | undefined;
-    const encoded = (): EncodedBody => (body ??= encodeBody(entry, format, options.file));
-
-    if (decision.kind === 'ref') {
+    const earlier = decision.kind === 'ref' ? shown.get(decision.id) : undefined;
+    if (decision.kind === 'ref' && earlier) {
       const content = refLine(decision.id);
       const tokens = tokenizer.count(content);
       // Never make it bigger (seed 002): a ref that costs as much as the body is not worth sending.
-      if (tokens < tokenizer.count(`${idHeader(decision.id)}\n${encoded().text}`)) {
+      if (tokens < earlier.tokens) {
         totals.refs += tokens;
         totals.received += tokens;
-        perCall.push({ ...common, hit: true, ref: decision.id, id: null, plain_reason: null, content, tokens, lossless: !lossyIds.has(decision.id) });
+        perCall.push({ ...common, hit: true, ref: decision.id, id: null, plain_reason: null, content, tokens, lossless: earlier.lossless });
         continue;
       }
     }
 
-    const { text, lossless } = encoded();
+    const { text, lossless } = encodeBody(entry, format, options.file);
     const id = decision.kind === 'plain' ? null : decision.id;
     const content = id === null ? text : `${idHeader(id)}\n${text}`;
     const encodedTokens = tokenizer.count(text);
     const tokens = id === null ? encodedTokens : tokenizer.count(content);
-    if (id !== null && !lossless) lossyIds.add(id);
+    if (id !== null) shown.set(id, { tokens, lossless });
     totals.baselineOfSent += baselineTokens;
     totals.encodedOfSent += encodedTokens;
     totals.idHeaders += tokens - encodedTokens;
