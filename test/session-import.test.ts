@@ -19,11 +19,11 @@ describe('transcript import', () => {
     assert.equal(detectSessionKind('{"role":"tool","tool_call_id":"x","content":"hi"}\n'), 'openai-chat');
   });
 
-  it('claude-code: pairs tool_use with tool_result, keeps is_error, turns compact_boundary into a boundary', () => {
+  it('claude-code: pairs tool_use with tool_result, keeps is_error, one boundary per compaction, skips sub-agent (sidechain) calls', () => {
     const { entries } = parseSession(claudeText, 'auto');
     assert.deepEqual(
       entries.map((e) => (e.kind === 'boundary' ? `boundary@${e.line}` : `${e.tool}${e.isError ? '!' : ''}@${e.line}`)),
-      ['mcp__github__list_issues@4', 'mcp__github__get_issue!@6', 'mcp__github__list_issues@8', 'boundary@9', 'mcp__github__list_issues@11', 'Bash@13'],
+      ['mcp__github__list_issues@4', 'mcp__github__get_issue!@6', 'mcp__github__list_issues@8', 'boundary@11', 'mcp__github__list_issues@14', 'Bash@16'],
     );
     const calls = entries.filter((e): e is SessionCall => e.kind === 'call');
     assert.deepEqual(calls[0]!.args, { owner: 'betamaxpy', repo: 'betamax', state: 'open' });

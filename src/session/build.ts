@@ -29,11 +29,19 @@ export function sessionFromOutputs(outputs: readonly ToolOutput[]): SessionCall[
 export function sessionFromExchanges(exchanges: readonly Exchange[]): SessionCall[] {
   return exchanges.map((e) => ({
     kind: 'call',
-    tool: `${e.request.method} ${new URL(e.request.url).pathname}`,
+    tool: `${e.request.method} ${pathOf(e.request.url)}`,
     args: { url: e.request.url },
     output: e.response.body,
     isError: e.response.status >= 400,
   }));
+}
+
+function pathOf(url: string): string {
+  try {
+    return new URL(url).pathname;
+  } catch {
+    return url;
+  }
 }
 
 /** The session file devboy reads (docs/session.md): one JSON object per line. */

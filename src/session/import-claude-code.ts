@@ -7,15 +7,17 @@ import type { SessionEntry } from './types.js';
  * Claude Code transcripts (~/.claude/projects/<project>/<session>.jsonl): one event per line.
  * Assistant events carry Anthropic Messages API `tool_use` blocks ({id, name, input}); the user event
  * that follows carries `tool_result` blocks ({tool_use_id, content, is_error}). A `system` event with
- * subtype `compact_boundary` is where Claude Code compacted the context. Every other event is skipped.
+ * subtype `compact_boundary` (or, from older versions, a user event marked `isCompactSummary`) is where
+ * Claude Code compacted the context. Sidechain events belong to a sub-agent's own context, not the
+ * main model's, and are skipped, as is every other event.
  */
 export function importClaudeCode(text: string, file?: string): SessionEntry[] {
   const entries: SessionEntry[] = [];
   const pending = new Map<string, { name: string; input?: JsonObject }>();
   forEachJsonLine(text, file, (event, line) => {
-    if (!isJsonObject(event)) return;
-    if (event.type === 'system' && event.subtype === 'compact_boundary') {
-      entries.push({ kind: 'boundary', reason: 'compaction', line });
+    if (!isJsonObject(event) || event.isSidechain === true) return;
+    if ((event.type === 'system' && event.subtype === 'compact_boundary') || event.isCompactSummary === true) {
+      if (entries.at(-1)?.kind !== 'boundary') entries.push({ kind: 'boundary', reason: 'compaction', line });
       return;
     }
     const content = isJsonObject(event.message) ? event.message.content : undefined;
