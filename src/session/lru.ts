@@ -32,10 +32,6 @@ export class Lru<K, V> {
     return oldest;
   }
 
-  has(key: K): boolean {
-    return this.entries.has(key);
-  }
-
   clear(): void {
     this.entries.clear();
   }
