@@ -52,6 +52,13 @@ describe('transcript import', () => {
     assert.equal(r.boundaries, 1);
   });
 
+  it('a transcript read as the wrong kind is an error, not an empty report', () => {
+    assert.throws(() => parseSession(claudeText, 'openai-chat', 'cc.jsonl'), (err: Error & { oneLine: () => string }) => {
+      assert.equal(err.oneLine(), 'cc.jsonl: no tool calls found (read as openai-chat)');
+      return true;
+    });
+  });
+
   it('a bad line in a transcript names file, line and column', () => {
     const broken = claudeText.split('\n').slice(0, 3).concat('{"type":"user","message":{"role":"user",}}').join('\n');
     assert.throws(() => parseSession(broken, 'claude-code', 'cc.jsonl'), (err: Error & { oneLine: () => string }) => {

@@ -24,13 +24,20 @@ export async function readSessionFile(source: string, kind: SessionKind | 'auto'
 
 export function parseSession(text: string, kind: SessionKind | 'auto', file?: string): { kind: SessionKind; entries: SessionEntry[] } {
   const resolved = kind === 'auto' ? detectSessionKind(text, file) : assertSessionKind(kind);
-  switch (resolved) {
+  const entries = parseAs(resolved, text, file);
+  // A transcript read as the wrong kind yields nothing; a report of zero calls would hide that.
+  if (!entries.some((e) => e.kind === 'call')) throw new DataError(`no tool calls found (read as ${resolved})`, file !== undefined ? { file } : undefined);
+  return { kind: resolved, entries };
+}
+
+function parseAs(kind: SessionKind, text: string, file?: string): SessionEntry[] {
+  switch (kind) {
     case 'devboy':
-      return { kind: resolved, entries: parseNativeSession(text, file) };
+      return parseNativeSession(text, file);
     case 'claude-code':
-      return { kind: resolved, entries: importClaudeCode(text, file) };
+      return importClaudeCode(text, file);
     case 'openai-chat':
-      return { kind: resolved, entries: importOpenAiChat(text, file) };
+      return importOpenAiChat(text, file);
   }
 }
 
