@@ -6,6 +6,7 @@ import { INPUT_FORMAT_NAMES, type InputFormatName } from '../src/formats/detect.
 import { FORMAT_NAMES, type FormatName } from '../src/formats/types.js';
 import { writeFileAtomic } from '../src/io/atomic-write.js';
 import { readInput } from '../src/io/read-input.js';
+import { streamConvert } from '../src/stream/stream-convert.js';
 import { TOKENIZER_NAMES, type TokenizerName } from '../src/tokens/types.js';
 
 const TOON_DELIMITERS = { comma: ',', tab: '\t', pipe: '|' } as const;
@@ -16,6 +17,7 @@ export default class Convert extends DevboyCommand {
   static override description = `Reads FILE (or standard input for "-"), decodes it, and encodes it as --to.
 The input format comes from --from, else the file extension, else the content.
 NDJSON input (one JSON value per line) becomes an array.
+--stream (GCF only) writes rows as they arrive instead of reading the whole input first.
 
 Exit codes: 0 ok; 1 bad data or a failed --verify; 2 usage (unknown format, missing argument, no such file).`;
 
@@ -23,6 +25,7 @@ Exit codes: 0 ok; 1 bad data or a failed --verify; 2 usage (unknown format, miss
     '<%= config.bin %> convert issues.json --to toon',
     '<%= config.bin %> convert issues.json --to stc --verify --stats -o issues.stc',
     'cat rows.ndjson | <%= config.bin %> convert - --from ndjson --to gcf',
+    'tail -f events.ndjson | <%= config.bin %> convert - --to gcf --stream',
   ];
 
   static override args = {
@@ -38,10 +41,15 @@ Exit codes: 0 ok; 1 bad data or a failed --verify; 2 usage (unknown format, miss
     tokenizer: Flags.string({ description: 'tokenizer for --stats', options: [...TOKENIZER_NAMES], default: 'o200k_base' }),
     'toon-delimiter': Flags.string({ description: 'TOON field delimiter', options: Object.keys(TOON_DELIMITERS), default: 'comma' }),
     'toon-indent': Flags.integer({ description: 'TOON spaces per indentation level', min: 1, max: 8, default: 2 }),
+    stream: Flags.boolean({ description: 'encode NDJSON or JSON-array rows as they arrive (GCF only: [?] counts, summary trailer)' }),
   };
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(Convert);
+    if (flags.stream) {
+      await streamConvert({ source: args.file, to: flags.to as FormatName, from: flags.from, output: flags.output, verify: flags.verify, stats: flags.stats });
+      return;
+    }
     const input = await readInput(args.file);
     const result = await convert({
       input,

@@ -1,0 +1,58 @@
+import { Args, Flags } from '@oclif/core';
+import { DevboyCommand } from '../src/cli/base-command.js';
+import { FORMAT_NAMES, type FormatName } from '../src/formats/types.js';
+import { readSessionFile, SESSION_KINDS, type SessionKind } from '../src/session/load.js';
+import { replaySession } from '../src/session/replay.js';
+import { formatSessionReport } from '../src/session/report-text.js';
+import { DEFAULT_DEDUP, SAVINGS_BASELINES, type SavingsBaseline } from '../src/session/types.js';
+import { TOKENIZER_NAMES, type TokenizerName } from '../src/tokens/types.js';
+
+export default class Session extends DevboyCommand {
+  static override summary = 'Replay an agent session: what L0 dedup and an encoder save across its tool calls.';
+
+  static override description = `Reads a session (JSONL, one tool call per line; see docs/session.md) or an imported
+transcript, replays it, and reports what the model would receive for each call and the savings:
+dedup (a repeated body becomes a one-line ref to the content-hash id it was first sent with),
+encoder (--format over the calls sent in full) and combined, against --savings-baseline, counted
+with --tokenizer. With --json the report is one JSON object; its *_pct fields are fractions (0.25 = 25%).
+
+Exit codes: 0 ok; 1 bad session data (file:line:col); 2 usage.`;
+
+  static override examples = [
+    '<%= config.bin %> session calls.jsonl --format toon',
+    '<%= config.bin %> session ~/.claude/projects/my-app/1234.jsonl --import claude-code --format gcf --json',
+  ];
+
+  static override args = {
+    file: Args.string({ description: 'session file, or - for standard input', required: true }),
+  };
+
+  static override flags = {
+    format: Flags.string({ description: 'encoding of the bodies sent in full', options: [...FORMAT_NAMES], default: 'json-compact' }),
+    tokenizer: Flags.string({ description: 'tokenizer for every count', options: [...TOKENIZER_NAMES], default: 'o200k_base' }),
+    'savings-baseline': Flags.string({ description: 'what savings are taken against', options: [...SAVINGS_BASELINES], default: 'json_compact' }),
+    'min-bytes': Flags.integer({ description: 'bodies smaller than this (canonical JSON, UTF-8 bytes) get no id and no ref', min: 0, default: DEFAULT_DEDUP.minBytes }),
+    'lru-size': Flags.integer({ description: 'how many distinct recent bodies can be referred to', min: 1, default: DEFAULT_DEDUP.lruSize }),
+    import: Flags.string({ description: 'session file format (default: detected)', options: ['auto', ...SESSION_KINDS], default: 'auto' }),
+    'gcf-delta': Flags.boolean({ description: 'also replay GCF generic delta sessions (keyed flat tables only) side by side' }),
+    json: Flags.boolean({ description: 'print the report as JSON' }),
+  };
+
+  async run(): Promise<void> {
+    const { args, flags } = await this.parse(Session);
+    const session = await readSessionFile(args.file, flags.import as SessionKind | 'auto');
+    const report = await replaySession(session.entries, {
+      format: flags.format as FormatName,
+      tokenizer: flags.tokenizer as TokenizerName,
+      baseline: flags['savings-baseline'] as SavingsBaseline,
+      minBytes: flags['min-bytes'],
+      lruSize: flags['lru-size'],
+      gcfDelta: flags['gcf-delta'],
+      file: session.name,
+    });
+    const text = flags.json
+      ? JSON.stringify({ file: session.name, session_format: session.kind, ...report }, null, 2)
+      : formatSessionReport(report, { name: session.name, kind: session.kind });
+    await this.writeStdout(`${text}\n`);
+  }
+}
