@@ -1,10 +1,8 @@
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { readExchange } from '../src/corpus/exchanges.js';
 import { sessionFromExchanges, sessionFromOutputs } from '../src/session/build.js';
 import { replaySession } from '../src/session/replay.js';
-import { corpusDir } from './helpers/paths.js';
+import { corpusExchanges } from './helpers/corpus-bodies.js';
 
 // Real re-queries: the same URL recorded twice, at different times, with different answers.
 const REQUERIES = [
@@ -20,8 +18,8 @@ const labels = (names: string[]) => names.map((name, i) => ({ id: 100 + name.len
 
 describe('GCF generic delta, side by side with L0 dedup', () => {
   it('on real re-queries of flat tables: a full anchor, then smaller deltas the reference decoder turns back into each output', async () => {
-    const root = corpusDir();
-    const exchanges = await Promise.all(REQUERIES.map((f) => readExchange(root, join(root, f))));
+    const all = await corpusExchanges();
+    const exchanges = REQUERIES.map((f) => all.find((e) => e.file === f)!);
     const entries = sessionFromExchanges(exchanges);
     const report = await replaySession(entries, { format: 'gcf', tokenizer: 'o200k_base', gcfDelta: true });
     const d = report.gcf_delta!;

@@ -1,4 +1,4 @@
-import type { Exchange } from '../corpus/exchanges.js';
+import type { RecordedExchange as Exchange } from '../replay/exchange.js';
 import type { JsonObject, JsonValue } from '../json/types.js';
 import type { SessionCall, SessionEntry } from './types.js';
 
