@@ -1,0 +1,151 @@
+import type { JsonObject, JsonValue } from '../json/types.js';
+import type { CodePosition, Comment, Discussion, FileDiff, Issue, MergeRequest, User } from '../model/index.js';
+import type { Dataset, DatasetKind, ModelItem } from '../providers/types.js';
+
+/**
+ * Levels of detail, from what a naive tool returns to the least an agent can act on.
+ * `raw` is the provider's own JSON; the others are views of the normalized model.
+ * Field lists for issues and merge requests follow devboy-tools; diffs, comments and
+ * discussions had none there and are devboy's (docs/levels.md says why).
+ */
+export const LEVELS = ['raw', 'full', 'standard', 'minimal'] as const;
+export type Level = (typeof LEVELS)[number];
+export type DetailLevel = Exclude<Level, 'raw'>;
+export const DETAIL_LEVELS: readonly DetailLevel[] = ['full', 'standard', 'minimal'];
+
+/** Items of a dataset at a level, ready to encode. */
+export function datasetAtLevel(dataset: Dataset, level: Level): JsonValue[] {
+  if (level === 'raw') return dataset.raw;
+  return dataset.result.items.map((item) => itemAtLevel(dataset.kind, item, level));
+}
+
+export function itemAtLevel(kind: DatasetKind, item: ModelItem, level: DetailLevel): JsonObject {
+  if (level === 'full') return item as unknown as JsonObject;
+  switch (kind) {
+    case 'issues':
+      return issueAt(item as Issue, level);
+    case 'merge_requests':
+      return mergeRequestAt(item as MergeRequest, level);
+    case 'diffs':
+      return diffAt(item as FileDiff, level);
+    case 'comments':
+      return commentAt(item as Comment, level);
+    case 'discussions':
+      return discussionAt(item as Discussion, level);
+  }
+}
+
+function issueAt(i: Issue, level: 'standard' | 'minimal'): JsonObject {
+  if (level === 'minimal') return { key: i.key, title: i.title, state: i.state };
+  return compact({
+    key: i.key,
+    title: i.title,
+    state: i.state,
+    source: i.source,
+    priority: i.priority,
+    labels: i.labels.length > 0 ? i.labels : undefined,
+    description: i.description,
+    author: i.author?.username,
+    url: i.url,
+  });
+}
+
+function mergeRequestAt(m: MergeRequest, level: 'standard' | 'minimal'): JsonObject {
+  if (level === 'minimal') return { key: m.key, title: m.title, state: m.state, source_branch: m.source_branch, target_branch: m.target_branch };
+  return compact({
+    key: m.key,
+    title: m.title,
+    state: m.state,
+    source: m.source,
+    source_branch: m.source_branch,
+    target_branch: m.target_branch,
+    draft: m.draft,
+    labels: m.labels,
+    description: m.description,
+    author: m.author?.username,
+    url: m.url,
+  });
+}
+
+/** One word for the three booleans: what an agent asks first about a changed file. */
+export function diffStatus(d: FileDiff): 'added' | 'deleted' | 'renamed' | 'modified' {
+  if (d.new_file) return 'added';
+  if (d.deleted_file) return 'deleted';
+  if (d.renamed_file) return 'renamed';
+  return 'modified';
+}
+
+/** Added and removed lines: the provider's counts, else counted from the patch (GitLab sends none). */
+export function diffLineCounts(d: FileDiff): { additions: number; deletions: number } {
+  if (d.additions !== undefined && d.deletions !== undefined) return { additions: d.additions, deletions: d.deletions };
+  let additions = 0;
+  let deletions = 0;
+  for (const line of d.diff.split('\n')) {
+    if (line.startsWith('+') && !line.startsWith('+++')) additions++;
+    else if (line.startsWith('-') && !line.startsWith('---')) deletions++;
+  }
+  return { additions: d.additions ?? additions, deletions: d.deletions ?? deletions };
+}
+
+function diffAt(d: FileDiff, level: 'standard' | 'minimal'): JsonObject {
+  const status = diffStatus(d);
+  const { additions, deletions } = diffLineCounts(d);
+  if (level === 'minimal') return { file_path: d.file_path, status, additions, deletions };
+  return compact({
+    file_path: d.file_path,
+    old_path: status === 'renamed' ? d.old_path : undefined,
+    status,
+    additions,
+    deletions,
+    diff: d.diff,
+  });
+}
+
+/** `path:line`: how a reader cites a place in code. */
+export function positionText(p: CodePosition | undefined): string | undefined {
+  return p ? `${p.file_path}:${p.line}` : undefined;
+}
+
+const EXCERPT_CHARS = 100;
+
+/** The first non-empty line of a text, cut at EXCERPT_CHARS with a visible ellipsis. */
+export function excerpt(text: string): string {
+  const first = text.split('\n').find((l) => l.trim() !== '')?.trim() ?? '';
+  return first.length > EXCERPT_CHARS ? `${first.slice(0, EXCERPT_CHARS - 1)}…` : first;
+}
+
+function username(u: User | undefined): string | undefined {
+  return u?.username;
+}
+
+function commentAt(c: Comment, level: 'standard' | 'minimal'): JsonObject {
+  if (level === 'minimal') return compact({ id: c.id, author: username(c.author), excerpt: excerpt(c.body) });
+  return compact({ id: c.id, author: username(c.author), created_at: c.created_at, position: positionText(c.position), body: c.body });
+}
+
+function discussionAt(d: Discussion, level: 'standard' | 'minimal'): JsonObject {
+  const position = positionText(d.position ?? d.comments[0]?.position);
+  if (level === 'minimal') {
+    const first = d.comments[0];
+    return compact({
+      id: d.id,
+      resolved: d.resolved,
+      position,
+      comments: d.comments.length,
+      first: first ? `${username(first.author) ?? '?'}: ${excerpt(first.body)}` : undefined,
+    });
+  }
+  return compact({
+    id: d.id,
+    resolved: d.resolved,
+    position,
+    comments: d.comments.map((c) => compact({ id: c.id, author: username(c.author), created_at: c.created_at, body: c.body })),
+  });
+}
+
+/** Drop absent fields so encodings never see `undefined`. */
+function compact(o: Record<string, JsonValue | undefined>): JsonObject {
+  const out: JsonObject = {};
+  for (const [k, v] of Object.entries(o)) if (v !== undefined) out[k] = v;
+  return out;
+}
