@@ -25,8 +25,7 @@ export interface SessionBoundary {
 export type SessionEntry = SessionCall | SessionBoundary;
 
 /** Savings are always taken against one of these, named in every report. */
-export const SAVINGS_BASELINES = ['json_compact', 'json_pretty'] as const;
-export type SavingsBaseline = (typeof SAVINGS_BASELINES)[number];
+export { SAVINGS_BASELINES, type SavingsBaseline } from '../metadata/format-metadata.js';
 
 /** Dedup settings; see docs/session.md for why these defaults. */
 export interface DedupOptions {

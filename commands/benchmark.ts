@@ -1,0 +1,113 @@
+import { Flags } from '@oclif/core';
+import { DevboyCommand } from '../src/cli/base-command.js';
+import { parseList } from '../src/cli/list-flag.js';
+import { ProgressBar } from '../src/cli/progress.js';
+import { FORMAT_NAMES } from '../src/formats/types.js';
+import { writeFileAtomic } from '../src/io/atomic-write.js';
+import { readInput } from '../src/io/read-input.js';
+import { SAVINGS_BASELINES, type SavingsBaseline } from '../src/metadata/format-metadata.js';
+import { DATASET_KINDS, PROVIDER_NAMES, type ProviderName } from '../src/providers/types.js';
+import { TOKENIZER_NAMES } from '../src/tokens/types.js';
+import { LEVELS } from '../src/trim/levels.js';
+
+export default class Benchmark extends DevboyCommand {
+  static override summary = 'Measure tokens, bytes, pages, speed and round trips of every dataset, level and format.';
+
+  static override description = `Reads issues, pull/merge requests, diffs, comments and discussions (replayed from --corpus, or
+live from --provider), and for each dataset, level (raw, full, standard, minimal) and format (json,
+json-compact, toon, stc, gcf) reports tokens under each tokenizer, bytes, pages at --budget,
+encode/decode time (median of --runs), whether it round-trips, and the savings against a named
+baseline. Prints a table; --json writes the result (schema devboy.benchmark/1, docs/benchmark-schema.md)
+and --markdown a report for CI summaries. With --baseline, compares with a saved --json result and
+exits 1 on any regression (token growth beyond --max-regression, lost round trip, missing row).
+
+Exit codes: 0 ok; 1 regression, bad data or provider failure; 2 usage.`;
+
+  static override examples = [
+    '<%= config.bin %> benchmark --corpus ../shared/corpus',
+    '<%= config.bin %> benchmark --corpus ../shared/corpus --json -o results/run.json --baseline results/baseline.json',
+    'GITHUB_TOKEN=... <%= config.bin %> benchmark --provider github --owner rust-lang --repo rust --limit 30',
+  ];
+
+  static override flags = {
+    corpus: Flags.string({ description: 'replay this corpus folder (default: $DEVBOY_CORPUS)', env: 'DEVBOY_CORPUS' }),
+    provider: Flags.string({ char: 'p', description: 'live provider, or narrow the corpus to one', options: [...PROVIDER_NAMES] }),
+    owner: Flags.string({ description: 'GitHub owner / GitLab namespace' }),
+    repo: Flags.string({ description: 'repository / GitLab project' }),
+    project: Flags.string({ description: 'Jira project key, or a corpus project folder (owner__repo)' }),
+    jql: Flags.string({ description: 'Jira search for live runs' }),
+    limit: Flags.integer({ char: 'n', description: 'live: issues and pull/merge requests to fetch', min: 1, default: 30 }),
+    dataset: Flags.string({ description: `dataset kinds, comma-separated (${DATASET_KINDS.join(',')})`, default: DATASET_KINDS.join(',') }),
+    levels: Flags.string({ description: `levels, comma-separated (${LEVELS.join(',')})`, default: LEVELS.join(',') }),
+    formats: Flags.string({ description: `formats, comma-separated (${FORMAT_NAMES.join(',')})`, default: FORMAT_NAMES.join(',') }),
+    tokenizers: Flags.string({ description: `tokenizers, comma-separated (${TOKENIZER_NAMES.join(',')})`, default: 'heuristic,o200k_base' }),
+    budget: Flags.integer({ description: 'token budget per response, for the pages column', min: 100, default: 8000 }),
+    runs: Flags.integer({ description: 'timed runs per encode and decode (after a warm-up); the median is reported', min: 1, max: 50, default: 5 }),
+    'savings-baseline': Flags.string({ description: 'baseline of savings.encoder in every row', options: [...SAVINGS_BASELINES], default: 'json_compact' }),
+    session: Flags.string({ description: 'replay this agent session (devboy JSONL or a transcript) for a real dedup column' }),
+    json: Flags.boolean({ description: 'print the result as JSON (schema devboy.benchmark/1) instead of the table', exclusive: ['markdown'] }),
+    markdown: Flags.boolean({ description: 'print a Markdown report (CI job summaries, PR comments) instead of the table' }),
+    output: Flags.string({ char: 'o', description: 'also write the JSON result to this file (atomically)' }),
+    baseline: Flags.string({ description: 'compare with this saved --json result; exit 1 on regressions' }),
+    'max-regression': Flags.string({ description: 'largest tolerated token growth per row, in percent', default: '0.5' }),
+  };
+
+  async run(): Promise<void> {
+    const { flags } = await this.parse(Benchmark);
+    const maxRegression = Number(flags['max-regression']);
+    if (!Number.isFinite(maxRegression) || maxRegression < 0) this.error(`--max-regression must be a non-negative number of percent, got '${flags['max-regression']}'`, { exit: 2 });
+    const kinds = parseList('dataset', flags.dataset, DATASET_KINDS);
+    const levels = parseList('levels', flags.levels, LEVELS);
+    const formats = parseList('formats', flags.formats, FORMAT_NAMES);
+    const tokenizers = parseList('tokenizers', flags.tokenizers, TOKENIZER_NAMES);
+    const savingsBaseline = flags['savings-baseline'] as SavingsBaseline;
+
+    // Read the baseline first: a typo in its path should not cost a whole run.
+    const [{ parseBaseline, compareWithBaseline }, { loadBenchmarkData }, { runBenchmark }] = await Promise.all([
+      import('../src/benchmark/regression.js'),
+      import('../src/benchmark/source.js'),
+      import('../src/benchmark/run.js'),
+    ]);
+    const baselineInput = flags.baseline ? await readInput(flags.baseline) : undefined;
+    const baseline = baselineInput ? parseBaseline(baselineInput.text, baselineInput.name) : undefined;
+
+    const session = flags.session ? await this.replaySession(flags.session, formats, tokenizers, savingsBaseline) : undefined;
+    const { datasets, source } = await loadBenchmarkData({
+      ...(flags.corpus ? { corpus: flags.corpus } : {}),
+      ...(flags.provider ? { provider: flags.provider as ProviderName } : {}),
+      ...(flags.owner ? { owner: flags.owner } : {}),
+      ...(flags.repo ? { repo: flags.repo } : {}),
+      ...(flags.project ? { project: flags.project } : {}),
+      ...(flags.jql ? { jql: flags.jql } : {}),
+      limit: flags.limit,
+    });
+
+    const bar = new ProgressBar();
+    const result = await runBenchmark(
+      datasets,
+      source,
+      { kinds, levels, formats, tokenizers, budget: flags.budget, runs: flags.runs, savingsBaseline, ...(session ? { session } : {}) },
+      (p) => bar.update(p.done, p.total, p.what),
+    );
+    bar.done();
+
+    const regression = baseline && flags.baseline ? compareWithBaseline(result, baseline, flags.baseline, { maxRegression: maxRegression / 100, timingFactor: 3 }) : undefined;
+    const report = await import('../src/report/index.js');
+    if (flags.output) await writeFileAtomic(flags.output, report.benchmarkJson(result, regression));
+    if (flags.json) {
+      await this.writeStdout(report.benchmarkJson(result, regression));
+      if (regression) process.stderr.write(`${report.regressionText(regression)}\n`);
+    } else if (flags.markdown) {
+      await this.writeStdout(`${report.benchmarkMarkdown(result)}${regression ? `\n${report.regressionMarkdown(regression)}` : ''}`);
+    } else {
+      await this.writeStdout(`${report.benchmarkTable(result, { color: Boolean(process.stdout.isTTY) && !process.env.NO_COLOR })}\n${regression ? `\n${report.regressionText(regression)}\n` : ''}`);
+    }
+    if (regression && !regression.passed) process.exitCode = 1;
+  }
+
+  private async replaySession(file: string, formats: (typeof FORMAT_NAMES)[number][], tokenizers: (typeof TOKENIZER_NAMES)[number][], baseline: SavingsBaseline) {
+    const [{ readSessionFile }, { replayForBenchmark }] = await Promise.all([import('../src/session/load.js'), import('../src/benchmark/session-dedup.js')]);
+    const loaded = await readSessionFile(file);
+    return replayForBenchmark(loaded.name, loaded.entries, formats, tokenizers, baseline);
+  }
+}

@@ -1,0 +1,127 @@
+import type { FormatName } from '../formats/types.js';
+import type { FormatMetadata, SavingsBaseline } from '../metadata/format-metadata.js';
+import type { Pagination, SortInfo } from '../model/index.js';
+import type { DatasetKind, ProviderName } from '../providers/types.js';
+import type { Level } from '../trim/levels.js';
+import type { TokenizerName } from '../tokens/types.js';
+
+export const BENCHMARK_SCHEMA = 'devboy.benchmark/1';
+
+/** `--json` output; documented in docs/benchmark-schema.md. */
+export interface BenchmarkResult {
+  schema: typeof BENCHMARK_SCHEMA;
+  devboy: string;
+  source: { kind: 'corpus' | 'live'; corpus?: string; provider?: ProviderName; target?: string };
+  settings: {
+    budget: number;
+    runs: number;
+    savings_baseline: SavingsBaseline;
+    levels: Level[];
+    formats: FormatName[];
+    /** The dataset kinds this run measured (all unless narrowed with --dataset). */
+    dataset_kinds: DatasetKind[];
+    session?: string;
+  };
+  tokenizers: { name: TokenizerName; estimate: boolean; implementation: string }[];
+  formats: { name: FormatName; media_type: string; implementation: string }[];
+  datasets: DatasetEntry[];
+  rows: BenchmarkRow[];
+  /** How far the heuristic is from each real tokenizer, per format and level, over all datasets. */
+  heuristic_bias: BiasEntry[];
+  /** With --session: the replayed session's savings per format and tokenizer (docs/session.md). */
+  session?: SessionSummary;
+  /** Rows whose format did not round-trip, with the first difference. */
+  lossy: { provider: ProviderName; project: string; dataset: DatasetKind; label: string; level: Level; format: FormatName; reason: string }[];
+}
+
+export interface SessionSummary {
+  file: string;
+  calls: number;
+  /** Calls answered by a reference to an earlier, byte-identical output. */
+  hits: number;
+  baseline: SavingsBaseline;
+  results: {
+    format: FormatName;
+    tokenizer: TokenizerName;
+    dedup: number;
+    encoder: number;
+    combined: number;
+    /** 1 - received / baseline tokens, what the model really got. */
+    measured: number;
+    baseline_tokens: number;
+    received_tokens: number;
+  }[];
+}
+
+export interface DatasetEntry {
+  provider: ProviderName;
+  project: string;
+  dataset: DatasetKind;
+  /** What was asked (method, path and query); tells apart datasets of one kind. */
+  label: string;
+  items: number;
+  pagination: Pagination | null;
+  sort: SortInfo | null;
+}
+
+export interface Timing {
+  /** Median milliseconds per call over the timed runs. */
+  median_ms: number;
+  min_ms: number;
+  max_ms: number;
+  runs: number;
+}
+
+/** [fastest, slowest] of the timed runs, milliseconds per call. */
+export type Spread = [number, number];
+
+export interface RowSavings {
+  baseline: SavingsBaseline;
+  /** Tokens of the baseline encoding of the same items (same level and tokenizer). */
+  baseline_tokens: number;
+  /** 1 - tokens / baseline tokens (same dataset, level and tokenizer). */
+  encoder: number;
+  dedup: number;
+  combined: number;
+  /** The encoder saving against each baseline, so neither has to be recomputed. */
+  vs: Record<SavingsBaseline, number>;
+}
+
+export interface BenchmarkRow {
+  provider: ProviderName;
+  project: string;
+  dataset: DatasetKind;
+  label: string;
+  level: Level;
+  format: FormatName;
+  tokenizer: TokenizerName;
+  tokens: number;
+  bytes: number;
+  /** Responses needed to read every item at --budget tokens under this tokenizer. */
+  pages: number;
+  /** Median of --runs timed runs after a warm-up, milliseconds per call. */
+  encode_ms: number;
+  decode_ms: number;
+  encode_spread_ms: Spread;
+  decode_spread_ms: Spread;
+  lossless: boolean;
+  lossless_reason?: string;
+  savings: RowSavings;
+  metadata: FormatMetadata;
+}
+
+export interface BiasEntry {
+  format: FormatName;
+  level: Level;
+  tokenizer: TokenizerName;
+  /** Sums over all datasets. */
+  tokens: number;
+  heuristic_tokens: number;
+  /** heuristic / tokens - 1: negative means the heuristic undercounts. */
+  bias: number;
+}
+
+/** A row's identity: what the regression gate matches baseline rows by. */
+export function rowKey(r: Pick<BenchmarkRow, 'provider' | 'project' | 'dataset' | 'label' | 'level' | 'format' | 'tokenizer'>): string {
+  return [r.provider, r.project, r.dataset, r.label, r.level, r.format, r.tokenizer].join(' | ');
+}

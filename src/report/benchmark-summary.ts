@@ -1,0 +1,107 @@
+import type { BenchmarkResult, BenchmarkRow } from '../benchmark/schema.js';
+import type { FormatName } from '../formats/types.js';
+import type { TokenizerName } from '../tokens/types.js';
+import type { Level } from '../trim/levels.js';
+
+/** The views every exporter shows, computed once from a result so table and Markdown agree. */
+export interface BenchmarkSummary {
+  /** The tokenizer figures are shown in: the first real one, else the heuristic. */
+  primary: TokenizerName;
+  formats: FormatName[];
+  levels: Level[];
+  /** Sum over datasets, per level and format, under the primary tokenizer. */
+  totals: { level: Level; cells: TotalCell[]; winner?: FormatName }[];
+  datasets: DatasetView[];
+  /** Where the heuristic and the primary tokenizer pick different winners. */
+  disagreements: { dataset: string; level: Level; heuristic: FormatName; primary: FormatName }[];
+}
+
+export interface TotalCell {
+  format: FormatName;
+  tokens: number;
+  /** Against the run's savings baseline, summed tokens over summed tokens. */
+  saving: number;
+  pages: number;
+  lossyRows: number;
+}
+
+export interface DatasetView {
+  title: string;
+  items: number;
+  levels: { level: Level; cells: Map<FormatName, BenchmarkRow>; winner?: FormatName }[];
+}
+
+export function summarize(result: BenchmarkResult): BenchmarkSummary {
+  const names = result.tokenizers.map((t) => t.name);
+  const primary = names.find((n) => n !== 'heuristic') ?? names[0] ?? 'heuristic';
+  const { formats, levels } = result.settings;
+  const byKey = new Map<string, BenchmarkRow>();
+  for (const r of result.rows) byKey.set(`${dsKey(r)}|${r.level}|${r.format}|${r.tokenizer}`, r);
+
+  const totals = levels.map((level) => {
+    const cells = formats.map((format) => {
+      const rows = result.rows.filter((r) => r.level === level && r.format === format && r.tokenizer === primary);
+      const tokens = sum(rows.map((r) => r.tokens));
+      const base = sum(rows.map((r) => r.savings.baseline_tokens));
+      return { format, tokens, saving: base === 0 ? 0 : 1 - tokens / base, pages: sum(rows.map((r) => r.pages)), lossyRows: rows.filter((r) => !r.lossless).length };
+    });
+    const lossless = cells.filter((c) => c.lossyRows === 0);
+    const winner = lossless.length ? lossless.reduce((a, b) => (b.tokens < a.tokens ? b : a)).format : undefined;
+    return { level, cells, ...(winner ? { winner } : {}) };
+  });
+
+  const datasets: DatasetView[] = result.datasets.map((d) => {
+    const key = `${d.provider}|${d.project}|${d.dataset}|${d.label}`;
+    return {
+      title: `${d.provider} ${d.project} ${d.dataset}, ${d.items} items: ${d.label}`,
+      items: d.items,
+      levels: levels.map((level) => {
+        const cells = new Map<FormatName, BenchmarkRow>();
+        for (const f of formats) {
+          const r = byKey.get(`${key}|${level}|${f}|${primary}`);
+          if (r) cells.set(f, r);
+        }
+        const w = winnerOf([...cells.values()]);
+        return { level, cells, ...(w ? { winner: w } : {}) };
+      }),
+    };
+  });
+
+  const disagreements: BenchmarkSummary['disagreements'] = [];
+  if (primary !== 'heuristic' && names.includes('heuristic')) {
+    for (const d of result.datasets) {
+      const key = `${d.provider}|${d.project}|${d.dataset}|${d.label}`;
+      for (const level of levels) {
+        const pick = (tk: TokenizerName) => winnerOf(formats.map((f) => byKey.get(`${key}|${level}|${f}|${tk}`)).filter((r): r is BenchmarkRow => !!r));
+        const h = pick('heuristic');
+        const p = pick(primary);
+        if (h && p && h !== p) disagreements.push({ dataset: `${d.provider} ${d.project} ${d.dataset}`, level, heuristic: h, primary: p });
+      }
+    }
+  }
+  return { primary, formats, levels, totals, datasets, disagreements };
+}
+
+/** The lossless format with the fewest tokens; a format that loses data cannot win. */
+function winnerOf(rows: BenchmarkRow[]): FormatName | undefined {
+  const ok = rows.filter((r) => r.lossless);
+  if (ok.length === 0) return undefined;
+  return ok.reduce((a, b) => (b.tokens < a.tokens ? b : a)).format;
+}
+
+function dsKey(r: BenchmarkRow): string {
+  return `${r.provider}|${r.project}|${r.dataset}|${r.label}`;
+}
+
+function sum(xs: number[]): number {
+  return xs.reduce((a, b) => a + b, 0);
+}
+
+export function pct(f: number): string {
+  const v = (f * 100).toFixed(1);
+  return f > 0 ? `-${v}%` : `+${(-f * 100).toFixed(1)}%`;
+}
+
+export function int(n: number): string {
+  return Math.round(n).toLocaleString('en-US');
+}

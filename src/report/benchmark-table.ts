@@ -1,0 +1,98 @@
+import Table from 'cli-table3';
+import type { BenchmarkResult } from '../benchmark/schema.js';
+import { int, pct, summarize } from './benchmark-summary.js';
+
+/**
+ * The terminal report: totals first (which format wins at each level), then each dataset, then
+ * the heuristic's bias and anything lossy. Every figure's tokenizer and baseline are in its header.
+ */
+export function benchmarkTable(result: BenchmarkResult, options: { color?: boolean } = {}): string {
+  const s = summarize(result);
+  const star = (text: string) => (options.color ? `\u001b[1m${text} *\u001b[22m` : `${text} *`);
+  const baseline = result.settings.savings_baseline;
+  const tk = s.primary === 'heuristic' ? 'heuristic tokens (an estimate)' : `${s.primary} tokens`;
+  const out: string[] = [];
+
+  out.push(header(result));
+  out.push('');
+  out.push(`Totals over ${result.datasets.length} datasets: ${tk}; change vs ${baseline} (same items, level and tokenizer); * = fewest tokens among lossless formats`);
+  const totals = new Table({ head: ['level', ...s.formats], style: { head: [], border: [] }, chars: COMPACT });
+  for (const t of s.totals) {
+    totals.push([t.level, ...t.cells.map((c) => {
+      const text = `${int(c.tokens)} ${pct(c.saving)}${c.lossyRows ? ` (${c.lossyRows} lossy)` : ''}`;
+      return c.format === t.winner ? star(text) : text;
+    })]);
+  }
+  out.push(totals.toString());
+
+  out.push('');
+  out.push(`Per dataset: ${tk}, change vs ${baseline}, pages at ${int(result.settings.budget)} ${s.primary} tokens; ! = not lossless (see below)`);
+  const detail = new Table({ head: ['dataset / level', ...s.formats], style: { head: [], border: [], 'padding-left': 0, 'padding-right': 2 }, chars: BORDERLESS });
+  const baselineFormat = baseline === 'json_pretty' ? 'json' : 'json-compact';
+  for (const d of s.datasets) {
+    detail.push([{ colSpan: s.formats.length + 1, content: clip(d.title, 100) }]);
+    for (const l of d.levels) {
+      detail.push([`  ${l.level}`, ...s.formats.map((f) => {
+        const r = l.cells.get(f);
+        if (!r) return '';
+        const change = f === baselineFormat ? '' : ` ${pct(r.savings.encoder)}`;
+        const text = `${int(r.tokens)}${change}${r.pages > 1 ? ` ${r.pages}p` : ''}${r.lossless ? '' : ' !'}`;
+        return f === l.winner ? star(text) : text;
+      })]);
+    }
+  }
+  out.push(detail.toString());
+
+  if (result.heuristic_bias.length) {
+    out.push('');
+    out.push('Heuristic (bytes / 3.5) vs real tokenizer, all datasets: negative = the heuristic undercounts');
+    const bias = new Table({ head: ['level', ...s.formats], style: { head: [], border: [] }, chars: COMPACT });
+    for (const tokenizer of new Set(result.heuristic_bias.map((b) => b.tokenizer))) {
+      for (const level of s.levels) {
+        bias.push([`${level} vs ${tokenizer}`, ...s.formats.map((f) => {
+          const b = result.heuristic_bias.find((x) => x.tokenizer === tokenizer && x.level === level && x.format === f);
+          return b ? `${b.bias >= 0 ? '+' : ''}${(b.bias * 100).toFixed(1)}%` : '';
+        })]);
+      }
+    }
+    out.push(bias.toString());
+    out.push(
+      s.disagreements.length
+        ? `The heuristic picks a different winner than ${s.primary} in ${s.disagreements.length} of ${s.datasets.length * s.levels.length} dataset/level cells.`
+        : `The heuristic and ${s.primary} pick the same winner in every dataset/level cell.`,
+    );
+  }
+
+  out.push('');
+  out.push(lossyText(result));
+  return out.join('\n');
+}
+
+/** No rule between rows: a dataset's four levels read as one block. */
+const COMPACT = { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' };
+
+/** 93 datasets read better as aligned text under a title line than boxed. */
+const BORDERLESS = Object.fromEntries(
+  ['top', 'top-mid', 'top-left', 'top-right', 'bottom', 'bottom-mid', 'bottom-left', 'bottom-right', 'left', 'left-mid', 'mid', 'mid-mid', 'right', 'right-mid', 'middle'].map((k) => [k, '']),
+);
+
+function clip(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+
+export function header(result: BenchmarkResult): string {
+  const src = result.source.kind === 'corpus' ? `corpus ${result.source.corpus ?? ''}` : `live ${result.source.provider ?? ''} ${result.source.target ?? ''}`;
+  const tks = result.tokenizers.map((t) => `${t.name} (${t.implementation})`).join('; ');
+  return [
+    `devboy benchmark: ${src.trim()}, ${result.datasets.length} datasets, ${result.rows.length} rows`,
+    `tokenizers: ${tks}`,
+    `savings baseline: ${result.settings.savings_baseline}; budget ${int(result.settings.budget)} tokens; timings: median of ${result.settings.runs} runs${result.settings.session ? `; dedup from session ${result.settings.session}` : '; dedup 0 (no --session)'}`,
+  ].join('\n');
+}
+
+export function lossyText(result: BenchmarkResult): string {
+  if (result.lossy.length === 0) return 'Lossless: every format round-tripped every row (decode(encode(x)) equals x, values and key order).';
+  const lines = [`Not lossless: ${result.lossy.length} dataset/level/format cells (all other rows round-tripped):`];
+  for (const l of result.lossy) lines.push(`  ${l.provider} ${l.project} ${l.dataset} ${l.level} ${l.format}: ${l.reason}`);
+  return lines.join('\n');
+}
