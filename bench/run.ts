@@ -5,9 +5,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../src/io/atomic-write.js';
 import type { BenchSection } from './section.js';
+import { formatsSection } from './formats.js';
+import { startupSection } from './startup.js';
 import { streamingSection } from './streaming.js';
 
-const SECTIONS: BenchSection[] = [streamingSection];
+const SECTIONS: BenchSection[] = [formatsSection, startupSection, streamingSection];
 
 const options = parseOptions(process.argv.slice(2));
 const only = options.get('only')?.split(',');

@@ -1,6 +1,6 @@
 import { FORMAT_INFO, loadFormat, type FormatName, type FormatOptions } from '../formats/registry.js';
 import type { JsonValue } from '../json/types.js';
-import { combineSavings, savingAgainst, SAVINGS_BASELINES, type FormatMetadata, type SavingsBaseline } from '../metadata/format-metadata.js';
+import { combineSavings, roundFraction, savingAgainst, SAVINGS_BASELINES, type FormatMetadata, type SavingsBaseline } from '../metadata/format-metadata.js';
 import type { Dataset, DatasetKind } from '../providers/types.js';
 import { loadTokenizer, type TokenizerName } from '../tokens/registry.js';
 import { datasetAtLevel, type Level } from '../trim/levels.js';
@@ -8,6 +8,7 @@ import { measureEncoding, type Encoded } from './measure.js';
 import { pagesAtBudget } from './pages.js';
 import { BENCHMARK_SCHEMA, type BenchmarkResult, type BenchmarkRow, type DatasetEntry, type SessionSummary } from './schema.js';
 import { biasTable } from './bias.js';
+import type { SessionDedup } from './session-dedup.js';
 import { TokenCache } from './token-cache.js';
 import { TOKENIZER_IMPLEMENTATION } from './versions.js';
 
@@ -21,7 +22,7 @@ export interface BenchmarkOptions {
   savingsBaseline: SavingsBaseline;
   formatOptions?: FormatOptions;
   /** A replayed session: its dedup saving per tokenizer goes into every row (0 without one). */
-  session?: { dedup: Partial<Record<TokenizerName, number>>; summary: SessionSummary };
+  session?: { dedup: SessionDedup; summary: SessionSummary };
 }
 
 export interface BenchmarkSource {
@@ -77,7 +78,7 @@ export async function runBenchmark(
           const pages = pagesAtBudget({ items: value as JsonValue[], tokens, budget: options.budget, format: e.format, count: cache.count });
           const vs = Object.fromEntries(SAVINGS_BASELINES.map((b) => [b, savingAgainst(tokens, baselineTokens[b])])) as Record<SavingsBaseline, number>;
           const encoder = vs[options.savingsBaseline];
-          const dedup = options.session?.dedup[tk.name] ?? 0;
+          const dedup = options.session?.dedup[name]?.[tk.name] ?? 0;
           const combined = combineSavings(dedup, encoder);
           const metadata: FormatMetadata = {
             raw_chars: rawChars,
@@ -166,10 +167,7 @@ function datasetEntry(ds: Dataset): DatasetEntry {
   };
 }
 
-/** Six decimals: a hundredth of a basis point, far below what token counts can resolve. */
-function frac(x: number): number {
-  return Math.round(x * 1e6) / 1e6;
-}
+const frac = roundFraction;
 
 function roundAll<K extends string>(o: Record<K, number>): Record<K, number> {
   return Object.fromEntries(Object.entries(o).map(([k, v]) => [k, frac(v as number)])) as Record<K, number>;

@@ -1,13 +1,16 @@
 import type { FormatName } from '../formats/types.js';
-import type { SavingsBaseline } from '../metadata/format-metadata.js';
+import { roundFraction, type SavingsBaseline } from '../metadata/format-metadata.js';
 import { replaySession } from '../session/replay.js';
 import type { SessionEntry } from '../session/types.js';
 import type { TokenizerName } from '../tokens/types.js';
 import type { SessionSummary } from './schema.js';
 
+/** Dedup saving per format and tokenizer (the refs and id headers tokenize a little differently next to each encoding). */
+export type SessionDedup = Partial<Record<FormatName, Partial<Record<TokenizerName, number>>>>;
+
 /**
  * Replay an agent session once per format and tokenizer. Which calls are repeats does not depend on
- * the format, so the dedup saving per tokenizer is one number every row of the matrix can carry.
+ * the format; what they save does, slightly, so every row carries the figure of its own format.
  */
 export async function replayForBenchmark(
   name: string,
@@ -15,8 +18,8 @@ export async function replayForBenchmark(
   formats: readonly FormatName[],
   tokenizers: readonly TokenizerName[],
   baseline: SavingsBaseline,
-): Promise<{ dedup: Partial<Record<TokenizerName, number>>; summary: SessionSummary }> {
-  const dedup: Partial<Record<TokenizerName, number>> = {};
+): Promise<{ dedup: SessionDedup; summary: SessionSummary }> {
+  const dedup: SessionDedup = {};
   const results: SessionSummary['results'] = [];
   let calls = 0;
   let hits = 0;
@@ -25,8 +28,8 @@ export async function replayForBenchmark(
       const r = await replaySession(entries, { format, tokenizer, baseline, file: name });
       calls = r.calls;
       hits = r.hits;
-      dedup[tokenizer] = r.dedup_savings_pct;
-      results.push({ format, tokenizer, dedup: r.dedup_savings_pct, encoder: r.encoder_savings_pct, combined: r.combined_savings_pct, measured: r.measured_savings_pct, baseline_tokens: r.baseline_tokens, received_tokens: r.received_tokens });
+      (dedup[format] ??= {})[tokenizer] = roundFraction(r.dedup_savings_pct);
+      results.push({ format, tokenizer, dedup: roundFraction(r.dedup_savings_pct), encoder: roundFraction(r.encoder_savings_pct), combined: roundFraction(r.combined_savings_pct), measured: roundFraction(r.measured_savings_pct), baseline_tokens: r.baseline_tokens, received_tokens: r.received_tokens });
     }
   }
   return { dedup, summary: { file: name, calls, hits, baseline, results } };

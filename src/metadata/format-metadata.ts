@@ -69,3 +69,8 @@ export function combineSavings(dedup: number, encoder: number): number {
 export function savingAgainst(tokens: number, baselineTokens: number): number {
   return baselineTokens === 0 ? 0 : 1 - tokens / baselineTokens;
 }
+
+/** Six decimals: a hundredth of a basis point, far below what token counts resolve; keeps reports stable. */
+export function roundFraction(x: number): number {
+  return Math.round(x * 1e6) / 1e6;
+}

@@ -1,0 +1,176 @@
+import assert from 'node:assert/strict';
+import { before, describe, it } from 'node:test';
+import { compareWithBaseline } from '../src/benchmark/regression.js';
+import { runBenchmark } from '../src/benchmark/run.js';
+import { rowKey, type BenchmarkResult } from '../src/benchmark/schema.js';
+import { loadFormat } from '../src/formats/registry.js';
+import { verifyRoundTrip } from '../src/formats/verify.js';
+import { FORMAT_METADATA_FIELDS } from '../src/metadata/format-metadata.js';
+import { loadCorpusDatasets } from '../src/providers/load.js';
+import type { Dataset } from '../src/providers/types.js';
+import { loadTokenizer } from '../src/tokens/registry.js';
+import { datasetAtLevel, LEVELS } from '../src/trim/levels.js';
+import { corpusDir } from './helpers/paths.js';
+
+const ALL_FORMATS = ['json', 'json-compact', 'toon', 'stc', 'gcf'] as const;
+const KINDS = ['issues', 'merge_requests', 'diffs', 'comments', 'discussions'] as const;
+let datasets: Dataset[];
+let result: BenchmarkResult;
+
+before(async () => {
+  // Two projects with every kind between them, and a GCF key-order loss among their raw bodies.
+  datasets = [
+    ...(await loadCorpusDatasets(corpusDir(), { provider: 'github', project: 'octokit__octokit.rb' })),
+    ...(await loadCorpusDatasets(corpusDir(), { provider: 'gitlab', project: 'gitlab-org__gitlab-foss' })),
+  ];
+  result = await runBenchmark(datasets, { kind: 'corpus', corpus: corpusDir() }, {
+    kinds: [...KINDS],
+    levels: [...LEVELS],
+    formats: [...ALL_FORMATS],
+    tokenizers: ['heuristic', 'o200k_base'],
+    budget: 2000,
+    runs: 1,
+    savingsBaseline: 'json_compact',
+  });
+});
+
+describe('benchmark matrix on real corpus data', () => {
+  it('has one row per dataset, level, format and tokenizer', () => {
+    assert.equal(result.rows.length, datasets.length * LEVELS.length * ALL_FORMATS.length * 2);
+    assert.equal(new Set(result.rows.map(rowKey)).size, result.rows.length);
+    assert.deepEqual(new Set(result.rows.map((r) => r.dataset)), new Set(KINDS));
+  });
+
+  it('token and byte counts are those of the encoded items, counted independently', async () => {
+    const o200k = await loadTokenizer('o200k_base');
+    for (const ds of datasets.slice(0, 6)) {
+      for (const level of LEVELS) {
+        for (const name of ['toon', 'stc', 'json'] as const) {
+          const text = (await loadFormat(name)).encode(datasetAtLevel(ds, level));
+          const row = result.rows.find((r) => r.label === ds.label && r.project === ds.project && r.dataset === ds.kind && r.level === level && r.format === name && r.tokenizer === 'o200k_base')!;
+          assert.equal(row.tokens, o200k.count(text), `${ds.label} ${level} ${name}`);
+          assert.equal(row.bytes, Buffer.byteLength(text));
+          const heuristic = result.rows.find((r) => rowKey(r) === rowKey({ ...row, tokenizer: 'heuristic' }))!;
+          assert.equal(heuristic.tokens, Math.ceil(Buffer.byteLength(text) / 3.5));
+        }
+      }
+    }
+  });
+
+  it('savings name their baseline and follow 1 - tokens / baseline tokens, and the combined rule', () => {
+    for (const r of result.rows) {
+      const same = (format: string) => result.rows.find((x) => rowKey(x) === rowKey({ ...r, format: format as never }))!;
+      assert.equal(r.savings.baseline, 'json_compact');
+      assert.equal(r.savings.baseline_tokens, same('json-compact').tokens);
+      assert.ok(Math.abs(r.savings.vs.json_compact - (1 - r.tokens / same('json-compact').tokens)) < 1e-6);
+      assert.ok(Math.abs(r.savings.vs.json_pretty - (1 - r.tokens / same('json').tokens)) < 1e-6);
+      assert.equal(r.savings.encoder, r.savings.vs.json_compact);
+      assert.equal(r.savings.dedup, 0);
+      assert.equal(r.savings.combined, r.savings.encoder);
+    }
+  });
+
+  it('marks exactly the rows that do not round-trip, with the reason', async () => {
+    const gcf = await loadFormat('gcf');
+    const lossy = result.rows.filter((r) => !r.lossless);
+    assert.ok(lossy.length > 0, 'octokit.rb issue events / gitlab notes lose key order in GCF');
+    assert.ok(lossy.every((r) => r.format === 'gcf' && /key order changed/.test(r.lossless_reason ?? '')));
+    for (const ds of datasets) {
+      for (const level of LEVELS) {
+        const check = verifyRoundTrip(gcf, datasetAtLevel(ds, level));
+        const row = result.rows.find((r) => r.label === ds.label && r.project === ds.project && r.dataset === ds.kind && r.level === level && r.format === 'gcf' && r.tokenizer === 'o200k_base')!;
+        assert.equal(row.lossless, check.lossless, `${ds.label} ${level}`);
+      }
+    }
+    assert.equal(result.lossy.length, lossy.length / 2); // listed once, not per tokenizer
+  });
+
+  it('every row carries FormatMetadata with exactly the 19 fields of seed 001, consistent with the row', () => {
+    for (const r of result.rows) {
+      assert.deepEqual(Object.keys(r.metadata).sort(), [...FORMAT_METADATA_FIELDS].sort());
+      assert.equal(r.metadata.estimated_tokens, r.tokens);
+      assert.equal(r.metadata.output_chars, r.bytes);
+      assert.equal(r.metadata.tokenizer, r.tokenizer);
+      assert.equal(r.metadata.format, r.format);
+      assert.equal(r.metadata.total_chunks, r.pages);
+      assert.equal(r.metadata.chunked, r.pages > 1);
+      assert.equal(r.metadata.encoder_savings_pct, r.savings.encoder);
+    }
+  });
+
+  it('pages: one when the list fits the budget, more when it does not', () => {
+    for (const r of result.rows) {
+      if (r.tokens <= 2000) assert.equal(r.pages, 1);
+      else assert.ok(r.pages >= Math.ceil(r.tokens / 2000), `${rowKey(r)}: ${r.pages} pages for ${r.tokens} tokens`);
+    }
+  });
+
+  it('carries pagination and sort from the provider', () => {
+    const issues = result.datasets.find((d) => d.provider === 'gitlab' && d.dataset === 'issues' && d.pagination?.total !== undefined);
+    assert.ok(issues, 'a GitLab issue list with X-Total');
+    const row = result.rows.find((r) => r.label === issues.label && r.project === issues.project)!;
+    assert.deepEqual(row.metadata.provider_pagination, issues.pagination);
+  });
+
+  it('the heuristic bias is the sum of heuristic over the sum of real tokens, per format and level', () => {
+    for (const b of result.heuristic_bias) {
+      const pick = (tk: string) => result.rows.filter((r) => r.format === b.format && r.level === b.level && r.tokenizer === tk).reduce((a, r) => a + r.tokens, 0);
+      assert.equal(b.tokens, pick('o200k_base'));
+      assert.equal(b.heuristic_tokens, pick('heuristic'));
+      assert.ok(Math.abs(b.bias - (b.heuristic_tokens / b.tokens - 1)) < 1e-12);
+    }
+  });
+});
+
+describe('regression gate', () => {
+  const clone = (r: BenchmarkResult): BenchmarkResult => JSON.parse(JSON.stringify(r));
+
+  it('passes against itself', () => {
+    const report = compareWithBaseline(result, clone(result), 'self.json');
+    assert.equal(report.passed, true);
+    assert.equal(report.compared, result.rows.length);
+    assert.equal(report.regressions.length, 0);
+  });
+
+  it('fails on a baseline with lower token counts, naming those rows only', () => {
+    const base = clone(result);
+    const lowered = [base.rows[3]!, base.rows[40]!];
+    for (const r of lowered) r.tokens = Math.floor(r.tokens * 0.9);
+    const report = compareWithBaseline(result, base, 'low.json');
+    assert.equal(report.passed, false);
+    assert.deepEqual(report.regressions.map((g) => g.row).sort(), lowered.map(rowKey).sort());
+    assert.ok(report.regressions.every((g) => g.kind === 'tokens'));
+  });
+
+  it('tolerates growth within --max-regression', () => {
+    const base = clone(result);
+    const r = base.rows.find((x) => x.tokens > 10_000)!;
+    r.tokens = Math.ceil(r.tokens / 1.004); // now grew 0.4%
+    assert.equal(compareWithBaseline(result, base, 'b.json', { maxRegression: 0.005, timingFactor: 3 }).passed, true);
+    assert.equal(compareWithBaseline(result, base, 'b.json', { maxRegression: 0.003, timingFactor: 3 }).passed, false);
+  });
+
+  it('fails when a row stops round-tripping or disappears; ignores rows outside the run', () => {
+    const base = clone(result);
+    const lossy = result.rows.find((r) => !r.lossless)!;
+    base.rows.find((r) => rowKey(r) === rowKey(lossy))!.lossless = true;
+    base.rows.push({ ...base.rows[0]!, label: 'GET /gone' });
+    base.rows.push({ ...base.rows[0]!, project: 'some__other' });
+    const report = compareWithBaseline(result, base, 'b.json');
+    assert.deepEqual(report.regressions.map((g) => g.kind).sort(), ['lossless', 'missing']);
+    assert.equal(report.out_of_scope, 1);
+  });
+
+  it('timing differences are reported, never a failure', () => {
+    const base = clone(result);
+    for (const r of base.rows) {
+      r.encode_ms = 1;
+      r.decode_ms = 1;
+    }
+    const faster = clone(result);
+    for (const r of faster.rows) r.encode_ms = 100;
+    const report = compareWithBaseline(faster, base, 'b.json');
+    assert.equal(report.passed, true);
+    assert.ok(report.timing_warnings.length > 0);
+  });
+});

@@ -1,0 +1,162 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { rowKey, type BenchmarkResult } from '../src/benchmark/schema.js';
+import { FORMAT_METADATA_FIELDS } from '../src/metadata/format-metadata.js';
+import { runCli } from './helpers/cli.js';
+import { corpusDir, REPO_ROOT } from './helpers/paths.js';
+import { corpusExchanges } from './helpers/corpus-bodies.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'devboy-bench-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+const corpus = corpusDir();
+const narrow = ['--corpus', corpus, '--project', 'betamaxpy__betamax', '--runs', '1'];
+const runFile = join(dir, 'run.json');
+let run: BenchmarkResult;
+
+before(async () => {
+  const r = await runCli(['benchmark', ...narrow, '--json', '-o', runFile]);
+  assert.equal(r.code, 0, r.stderr);
+  run = JSON.parse(r.stdout);
+  assert.equal(readFileSync(runFile, 'utf8'), r.stdout, '-o writes the same JSON as stdout');
+});
+
+describe('devboy benchmark --json: schema devboy.benchmark/1 (docs/benchmark-schema.md)', () => {
+  it('has the documented top-level fields, datasets and rows', () => {
+    assert.equal(run.schema, 'devboy.benchmark/1');
+    for (const k of ['devboy', 'source', 'settings', 'tokenizers', 'formats', 'datasets', 'rows', 'heuristic_bias', 'lossy']) assert.ok(k in run, k);
+    assert.deepEqual(run.tokenizers.map((t) => [t.name, t.estimate]), [['heuristic', true], ['o200k_base', false]]);
+    assert.deepEqual(run.settings.formats, ['json', 'json-compact', 'toon', 'stc', 'gcf']);
+    assert.deepEqual(run.settings.levels, ['raw', 'full', 'standard', 'minimal']);
+    for (const d of run.datasets) {
+      assert.deepEqual(Object.keys(d).sort(), ['dataset', 'items', 'label', 'pagination', 'project', 'provider', 'sort']);
+      assert.equal(d.provider, 'github');
+      assert.ok(d.items > 0);
+    }
+  });
+
+  it('every row has the documented fields with the documented types', () => {
+    assert.equal(run.rows.length, run.datasets.length * 4 * 5 * 2);
+    for (const r of run.rows) {
+      for (const k of ['provider', 'project', 'dataset', 'label', 'level', 'format', 'tokenizer']) assert.equal(typeof (r as never)[k], 'string', k);
+      for (const k of ['tokens', 'bytes', 'pages', 'encode_ms', 'decode_ms']) assert.ok(Number.isFinite((r as never)[k]) && (r as never)[k] >= 0, k);
+      assert.ok(Number.isInteger(r.tokens) && Number.isInteger(r.pages) && r.pages >= 1);
+      assert.ok(r.encode_spread_ms[0] <= r.encode_ms && r.encode_ms <= r.encode_spread_ms[1]);
+      assert.equal(typeof r.lossless, 'boolean');
+      if (!r.lossless) assert.equal(typeof r.lossless_reason, 'string');
+      assert.deepEqual(Object.keys(r.savings).sort(), ['baseline', 'baseline_tokens', 'combined', 'dedup', 'encoder', 'vs']);
+      assert.deepEqual(Object.keys(r.metadata).sort(), [...FORMAT_METADATA_FIELDS].sort());
+    }
+  });
+});
+
+describe('devboy benchmark: reports', () => {
+  it('the table names the tokenizer and baseline of its figures and marks lossy cells', async () => {
+    const r = await runCli(['benchmark', ...narrow]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /^tokenizers: heuristic \(.*an estimate.*\); o200k_base \(gpt-tokenizer/m);
+    assert.match(r.stdout, /^Totals over 2 datasets: o200k_base tokens; change vs json_compact/m);
+    assert.match(r.stdout, /^Heuristic \(bytes \/ 3\.5\) vs real tokenizer/m);
+    assert.match(r.stdout, /^Not lossless: \d+ dataset\/level\/format cells/m);
+    assert.match(r.stdout, /gcf key order changed at \$\[\d+\]/);
+  });
+
+  it('--markdown gives a CI summary with totals, bias, round trips and folded details', async () => {
+    const r = await runCli(['benchmark', ...narrow, '--markdown', '--levels', 'raw,minimal', '--formats', 'json-compact,toon,gcf']);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /^## devboy benchmark$/m);
+    assert.match(r.stdout, /^### Totals \(o200k_base tokens; change vs json_compact/m);
+    assert.match(r.stdout, /^\| level \| json-compact \| toon \| gcf \|$/m);
+    assert.match(r.stdout, /^### Round trips$/m);
+    assert.match(r.stdout, /<details><summary>Per dataset \(2\)/);
+  });
+});
+
+describe('devboy benchmark --baseline: the CI regression gate', () => {
+  it('passes on the committed results/baseline.json (a narrowed run compares only its own rows)', async () => {
+    const r = await runCli(['benchmark', ...narrow, '--baseline', join(REPO_ROOT, 'results', 'baseline.json')]);
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    assert.match(r.stdout, /regression gate: PASSED against .*baseline\.json: 80 rows compared/);
+  });
+
+  it('fails with exit 1 on a baseline with lower token counts, naming the rows', async () => {
+    const base: BenchmarkResult = JSON.parse(readFileSync(runFile, 'utf8'));
+    const lowered = base.rows.filter((r) => r.format === 'toon' && r.level === 'raw');
+    for (const r of lowered) r.tokens = Math.floor(r.tokens * 0.95);
+    const file = join(dir, 'lower.json');
+    writeFileSync(file, JSON.stringify(base));
+    const r = await runCli(['benchmark', ...narrow, '--baseline', file]);
+    assert.equal(r.code, 1);
+    assert.match(r.stdout, new RegExp(`regression gate: FAILED against .*lower\\.json: ${lowered.length} regressions`));
+    const now = new Map(run.rows.map((x) => [rowKey(x), x.tokens]));
+    for (const row of lowered) assert.ok(r.stdout.includes(`tokens   ${rowKey(row)}: ${row.tokens} -> ${now.get(rowKey(row))} tokens`), rowKey(row));
+  });
+
+  it('with --json the result stays valid JSON on stdout and the verdict goes to stderr', async () => {
+    const r = await runCli(['benchmark', ...narrow, '--json', '--baseline', runFile, '--formats', 'toon']);
+    assert.equal(r.code, 0, r.stderr);
+    const doc = JSON.parse(r.stdout);
+    assert.equal(doc.regression.passed, true);
+    assert.match(r.stderr, /regression gate: PASSED/);
+  });
+
+  it('a baseline that is not a benchmark result: exit 1, one line, nothing run', async () => {
+    const file = join(dir, 'notbench.json');
+    writeFileSync(file, '{"rows": 3}');
+    const r = await runCli(['benchmark', ...narrow, '--baseline', file]);
+    assert.equal(r.code, 1);
+    assert.equal(r.stdout, '');
+    assert.equal(r.stderr, `devboy benchmark: ${file}: not a devboy benchmark result (expected "schema": "devboy.benchmark/1")\n`);
+  });
+});
+
+describe('devboy benchmark: usage', () => {
+  it('without a data source: exit 2 saying where data can come from', async () => {
+    const r = await runCli(['benchmark'], { env: { DEVBOY_CORPUS: '' } });
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /--corpus DIR \(or DEVBOY_CORPUS\).*--provider/);
+  });
+  it('unknown format in a list: exit 2', async () => {
+    const r = await runCli(['benchmark', ...narrow, '--formats', 'toon,yaml']);
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /--formats: unknown value 'yaml'/);
+  });
+  it('a corpus project that does not exist: exit 2, no output file', async () => {
+    const out = join(dir, 'none.json');
+    const r = await runCli(['benchmark', '--corpus', corpus, '--project', 'nope__nope', '-o', out]);
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /no recordings for nope__nope in the corpus/);
+    assert.equal(existsSync(out), false);
+  });
+});
+
+describe('devboy benchmark --session: a real dedup column', () => {
+  it('every row carries the session dedup saving and the combined rule', async () => {
+    const exchanges = await corpusExchanges();
+    const body = exchanges.find((e) => e.file.includes('betamaxpy__betamax/003_'))!.response.body;
+    const other = exchanges.find((e) => e.file.includes('octokit__octokit.rb/000_'))!.response.body;
+    const lines = [
+      { tool: 'get_issues', output: body },
+      { tool: 'get_pulls', output: other },
+      { tool: 'get_issues', output: body },
+      { tool: 'get_issues', output: body },
+    ].map((c) => JSON.stringify(c));
+    const file = join(dir, 'session.jsonl');
+    writeFileSync(file, `${lines.join('\n')}\n`);
+    const r = await runCli(['benchmark', ...narrow, '--json', '--session', file, '--levels', 'raw', '--formats', 'json-compact,toon']);
+    assert.equal(r.code, 0, r.stderr);
+    const doc: BenchmarkResult = JSON.parse(r.stdout);
+    assert.equal(doc.session?.calls, 4);
+    assert.equal(doc.session?.hits, 2);
+    for (const row of doc.rows) {
+      const replayed: NonNullable<BenchmarkResult["session"]>["results"] = doc.session!.results.filter((x) => x.tokenizer === row.tokenizer && x.format === row.format);
+      assert.equal(replayed.length, 1);
+      assert.ok(row.savings.dedup > 0.3, `two of four big calls were repeats: ${row.savings.dedup}`);
+      assert.equal(row.savings.dedup, replayed[0]!.dedup);
+      assert.ok(Math.abs(row.savings.combined - (row.savings.dedup + (1 - row.savings.dedup) * row.savings.encoder)) < 1e-5);
+      assert.equal(row.metadata.dedup_savings_pct, row.savings.dedup);
+    }
+  });
+});
