@@ -12,6 +12,16 @@ export interface Input {
 /** Read a file, or standard input for "-", as UTF-8 without a byte-order mark. */
 export async function readInput(source: string, stdin: NodeJS.ReadableStream = process.stdin): Promise<Input> {
   if (source === '-') return { name: '<stdin>', text: stripBom(await readStream(stdin)) };
+  await requireFile(source);
+  try {
+    return { name: source, path: source, text: stripBom(await readFile(source, 'utf8')) };
+  } catch (err) {
+    throw new DataError(`cannot read: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`, { file: source });
+  }
+}
+
+/** A path that names nothing, or a directory, is a usage error (exit 2); other failures are data errors. */
+export async function requireFile(source: string): Promise<void> {
   let info;
   try {
     info = await stat(source);
@@ -21,11 +31,6 @@ export async function readInput(source: string, stdin: NodeJS.ReadableStream = p
     throw new DataError(`cannot read: ${code ?? (err as Error).message}`, { file: source });
   }
   if (info.isDirectory()) throw new UsageError('is a directory, expected a file', { file: source });
-  try {
-    return { name: source, path: source, text: stripBom(await readFile(source, 'utf8')) };
-  } catch (err) {
-    throw new DataError(`cannot read: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`, { file: source });
-  }
 }
 
 async function readStream(stream: NodeJS.ReadableStream): Promise<string> {

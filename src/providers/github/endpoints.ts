@@ -1,18 +1,11 @@
 import type { SortInfo } from '../../model/index.js';
-import type { DatasetKind, EndpointCall } from '../types.js';
+import { matchRoute, routePattern as r, type Route } from '../routes.js';
+import type { EndpointCall } from '../types.js';
 
 /**
  * The GitHub endpoints devboy reads, recognised from a recorded URL, and the sorts each offers
  * (from GitHub's REST reference; defaults as GitHub documents them).
  */
-
-interface Route {
-  endpoint: string;
-  kind: DatasetKind;
-  pattern: RegExp;
-  names: string[];
-  single?: boolean;
-}
 
 const SEGMENT = '([^/]+)';
 const ROUTES: Route[] = [
@@ -28,24 +21,13 @@ const ROUTES: Route[] = [
   { endpoint: 'repo_review_comments', kind: 'discussions', pattern: r(`/repos/${SEGMENT}/${SEGMENT}/pulls/comments`), names: ['owner', 'repo'] },
 ];
 
-function r(path: string): RegExp {
-  return new RegExp(`^${path}/?$`);
-}
 
 /** The call that replays a recorded GET, or undefined for endpoints devboy does not model (commits, events, ...). */
 export function classifyGithub(url: string): EndpointCall | undefined {
   const parsed = new URL(url, 'https://api.github.com');
   // GitHub Enterprise serves the same API under /api/v3.
   const path = parsed.pathname.replace(/^\/api\/v3(?=\/)/, '');
-  for (const route of ROUTES) {
-    const m = route.pattern.exec(path);
-    if (!m) continue;
-    const params: Record<string, string> = {};
-    route.names.forEach((name, i) => (params[name] = decodeURIComponent(m[i + 1]!)));
-    for (const [k, v] of parsed.searchParams) params[k] = v;
-    return { kind: route.kind, endpoint: route.endpoint, params, ...(route.single ? { single: true } : {}) };
-  }
-  return undefined;
+  return matchRoute(ROUTES, path, parsed.searchParams);
 }
 
 

@@ -1,15 +1,8 @@
 import type { SortInfo } from '../../model/index.js';
-import type { DatasetKind, EndpointCall } from '../types.js';
+import { matchRoute, routePattern as r, type Route } from '../routes.js';
+import type { EndpointCall } from '../types.js';
 
 /** The GitLab endpoints devboy reads (API v4, and v3 recordings), recognised from a recorded URL. */
-
-interface Route {
-  endpoint: string;
-  kind: DatasetKind;
-  pattern: RegExp;
-  names: string[];
-  single?: boolean;
-}
 
 const PROJECT = '/api/v[34]/projects/([^/]+)';
 const ROUTES: Route[] = [
@@ -25,21 +18,10 @@ const ROUTES: Route[] = [
   { endpoint: 'issue_discussions', kind: 'discussions', pattern: r(`${PROJECT}/issues/(\\d+)/discussions`), names: ['project_id', 'iid'] },
 ];
 
-function r(path: string): RegExp {
-  return new RegExp(`^${path}/?$`);
-}
 
 export function classifyGitlab(url: string): EndpointCall | undefined {
   const parsed = new URL(url, 'https://gitlab.com');
-  for (const route of ROUTES) {
-    const m = route.pattern.exec(parsed.pathname);
-    if (!m) continue;
-    const params: Record<string, string> = {};
-    route.names.forEach((name, i) => (params[name] = decodeURIComponent(m[i + 1]!)));
-    for (const [k, v] of parsed.searchParams) params[k] = v;
-    return { kind: route.kind, endpoint: route.endpoint, params, ...(route.single ? { single: true } : {}) };
-  }
-  return undefined;
+  return matchRoute(ROUTES, parsed.pathname, parsed.searchParams);
 }
 
 const ISSUE_SORTS = ['created_at', 'updated_at', 'priority', 'due_date', 'relative_position', 'label_priority', 'milestone_due', 'popularity', 'weight', 'title'];

@@ -1,0 +1,27 @@
+import type { DatasetKind, EndpointCall } from './types.js';
+
+/** An endpoint devboy reads, recognised by its path; `names` label the pattern's capture groups. */
+export interface Route {
+  endpoint: string;
+  kind: DatasetKind;
+  pattern: RegExp;
+  names: string[];
+  single?: boolean;
+}
+
+export function routePattern(path: string): RegExp {
+  return new RegExp(`^${path}/?$`);
+}
+
+/** The first route matching the path, as a call: path parameters, then query parameters. */
+export function matchRoute(routes: readonly Route[], path: string, query: URLSearchParams): EndpointCall | undefined {
+  for (const route of routes) {
+    const m = route.pattern.exec(path);
+    if (!m) continue;
+    const params: Record<string, string> = {};
+    route.names.forEach((name, i) => (params[name] = decodeURIComponent(m[i + 1]!)));
+    for (const [k, v] of query) params[k] = v;
+    return { kind: route.kind, endpoint: route.endpoint, params, ...(route.single ? { single: true } : {}) };
+  }
+  return undefined;
+}
