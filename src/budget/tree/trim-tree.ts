@@ -15,6 +15,8 @@ export interface TrimNode {
   children: TrimNode[];
   /** At most one child may be kept: the children are alternatives. */
   exclusive?: boolean;
+  /** What the node stands for, for whoever renders a selection; the algorithms never look at it. */
+  ref?: unknown;
 }
 
 /**
@@ -30,6 +32,8 @@ export interface FlatTree {
   /** Children of each node, in order. */
   children: number[][];
   end: Int32Array;
+  /** Each node's `ref`, in preorder. */
+  refs: unknown[];
 }
 
 /** Which nodes are kept, by preorder index. */
@@ -55,6 +59,7 @@ export function flatten(root: TrimNode): FlatTree {
     exclusive: new Uint8Array(size),
     children: nodes.map(() => []),
     end: new Int32Array(size),
+    refs: nodes.map((n) => n.ref),
   };
   for (let i = 0; i < size; i++) {
     const n = nodes[i]!;
