@@ -16,6 +16,8 @@ export interface Strategy {
   itemValues(items: readonly ModelItem[], kind: DatasetKind): number[];
   /** Value of each line of a long text, for cutting it at line boundaries. */
   lineValues(lines: readonly string[]): number[];
+  /** `head`: a cut keeps the first lines (readable as a text); `anywhere`: any lines (head, tail, error lines). */
+  cut: 'head' | 'anywhere';
   /** The reading order these values give, in a few words, for the chunk index. */
   order: string;
 }
@@ -78,6 +80,7 @@ const elementCount: Strategy = {
   order: 'as listed',
   itemValues: (items) => items.map((_, i) => (items.length === 1 ? 1 : 1 - (0.7 * i) / (items.length - 1))),
   lineValues: (lines) => headFirst(lines.length),
+  cut: 'head',
 };
 
 const BETA = 0.95;
@@ -96,6 +99,7 @@ const cascading: Strategy = {
     return rank.map((r) => BETA ** (items.length - 1 - r));
   },
   lineValues: (lines) => headFirst(lines.length),
+  cut: 'head',
 };
 
 const sizeProportional: Strategy = {
@@ -111,6 +115,7 @@ const sizeProportional: Strategy = {
       }),
     ),
   lineValues: (lines) => headFirst(lines.length),
+  cut: 'head',
 };
 
 const threadLevel: Strategy = {
@@ -118,6 +123,7 @@ const threadLevel: Strategy = {
   order: 'unresolved threads first',
   itemValues: (items, kind) => items.map((it) => (kind === 'discussions' && (it as Discussion).resolved ? 0.3 : 1)),
   lineValues: (lines) => headFirst(lines.length),
+  cut: 'head',
 };
 
 const headTail: Strategy = {
@@ -125,6 +131,7 @@ const headTail: Strategy = {
   order: 'tail and errors first, then head',
   itemValues: (items, kind) => normalize(headAndTail(items.map((it) => itemText(it, kind)))),
   lineValues: (lines) => headAndTail(lines),
+  cut: 'anywhere',
 };
 
 const uniform: Strategy = {
@@ -132,6 +139,7 @@ const uniform: Strategy = {
   order: 'as listed',
   itemValues: (items) => items.map(() => 1),
   lineValues: (lines) => headFirst(lines.length),
+  cut: 'head',
 };
 
 export const STRATEGIES: Record<StrategyName, Strategy> = {

@@ -40,12 +40,19 @@ function itemNode(plan: ItemPlan, item: number): TrimNode {
       ref: { type: 'block', item, level, text, block: b },
       children: [],
     });
+    // A prefix-only text is a chain: block k+1 hangs under block k.
+    const blocks = (text: number, share: number): TrimNode[] => {
+      const nodes = lp.texts[text]!.blocks.map((_, b) => block(text, share)(b));
+      if (!lp.texts[text]!.prefix) return nodes;
+      for (let b = nodes.length - 1; b > 0; b--) nodes[b - 1]!.children.push(nodes[b]!);
+      return nodes.slice(0, 1);
+    };
     const children: TrimNode[] = [];
     lp.texts.forEach((t, ti) => {
       if (t.comment !== undefined) return;
       const share = units === 1 ? unitValue : unitValue * (1 - COMMENT_SHELL_SHARE);
       textValueInNodes += share;
-      children.push(...t.blocks.map((_, b) => block(ti, share)(b)));
+      children.push(...blocks(ti, share));
     });
     for (const c of lp.comments) {
       const ti = lp.texts.findIndex((t) => t.comment === c.index);
@@ -55,7 +62,7 @@ function itemNode(plan: ItemPlan, item: number): TrimNode {
         weight: c.shellTokens,
         value: unitValue - bodyShare,
         ref: { type: 'comment', item, level, comment: c.index },
-        children: ti >= 0 ? lp.texts[ti]!.blocks.map((_, b) => block(ti, bodyShare)(b)) : [],
+        children: ti >= 0 ? blocks(ti, bodyShare) : [],
       });
     }
     // Text value no node carries (short texts kept whole) comes with the level itself.

@@ -20,6 +20,8 @@ export interface CutText {
   blockShares: number[];
   /** The thread comment it belongs to, when that comment can be left out as a whole. */
   comment?: number;
+  /** Blocks are kept only as a prefix (each needs the one before it), so the cut text reads on from the top. */
+  prefix: boolean;
 }
 
 /** A thread comment between the first and the last: it can be left out (thread_level keeps both ends). */
@@ -77,6 +79,7 @@ function planLevel(kind: DatasetKind, object: JsonObject, level: 'standard' | 'f
       blocks,
       blockTokens: blocks.map((b) => Math.max(1, textTokens(lines.slice(b.start, b.end).join('\n')))),
       blockShares: blockValues.map((v) => v / total),
+      prefix: strategy.cut === 'head',
       ...(comment !== undefined ? { comment } : {}),
     });
   };
