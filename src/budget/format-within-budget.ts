@@ -146,6 +146,7 @@ export function formatWithinBudget(input: BudgetInput, options: BudgetOptions): 
   const single = chunks.length === 1;
   const index = single ? '' : chunkIndexText(chunks, chunkNumber - 1, spec, packed.form ?? 'elided');
   const trimmed = trimChunk({
+    kind,
     plans,
     format,
     budget,

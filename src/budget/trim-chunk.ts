@@ -1,11 +1,13 @@
 import type { Format } from '../formats/types.js';
+import type { DatasetKind } from '../providers/types.js';
 import { ALGORITHMS, chooseAlgorithm, type AlgorithmName } from './algorithms/choose.js';
 import { chunkTree } from './tree/chunk-tree.js';
-import type { ItemPlan } from './tree/item-plan.js';
+import { applyCuts, type ItemPlan } from './tree/item-plan.js';
 import { renderMinimal, renderSelection, type RenderedItem } from './tree/render-selection.js';
 import { flatten, selectionValue, selectionWeight } from './tree/trim-tree.js';
 
 export interface TrimRequest {
+  kind: DatasetKind;
   plans: readonly ItemPlan[];
   format: Format;
   budget: number;
@@ -44,11 +46,13 @@ export function trimChunk(req: TrimRequest): Trimmed | undefined {
   if (floor.tokens > req.budget) return undefined;
   const room = req.budget - floor.tokens;
   if (room <= 0) return { ...floor, rounds: 1 };
-  const tree = flatten(chunkTree(req.plans));
+  const tree = flatten(chunkTree(req.kind, req.plans));
   const algorithm = req.algorithm ?? chooseAlgorithm(tree, room);
   let best: Trimmed & { value: number } = { ...floor, rounds: 1, value: -1 };
-  let target = room;
   let rounds = 1;
+  const penalty = mixingPenalty(req, render, floor.tokens);
+  rounds++;
+  let target = room - penalty;
   const tried = new Set<number>();
   while (rounds < MAX_ROUNDS && target > 0 && !tried.has(target)) {
     tried.add(target);
@@ -58,16 +62,38 @@ export function trimChunk(req: TrimRequest): Trimmed | undefined {
     if (planned === 0) break;
     const candidate = render(renderSelection(req.plans, tree, kept));
     rounds++;
-    const spent = Math.max(1, candidate.tokens - floor.tokens);
+    const spent = Math.max(1, candidate.tokens - floor.tokens - penalty);
     if (candidate.tokens <= req.budget) {
       const value = selectionValue(tree, kept);
       if (value > best.value) best = { ...candidate, rounds, value, algorithm };
       if (candidate.tokens >= req.budget * GOOD_ENOUGH || planned < target * GOOD_ENOUGH) break;
-      target = Math.floor((target * room) / spent);
+      target = Math.floor((target * (room - penalty)) / spent);
     } else {
-      target = Math.min(target - 1, Math.floor(((target * room) / spent) * 0.98));
+      target = Math.min(target - 1, Math.floor(((target * (room - penalty)) / spent) * 0.98));
     }
   }
   const { value: _value, ...result } = best;
   return { ...result, rounds };
+}
+
+/**
+ * What mixing levels costs beyond the items' own upgrades. Items all at one level share a table in
+ * TOON, STC and GCF; one item with other fields turns the list into one block per item, so the first
+ * upgrade costs every item its keys. Measured, not guessed: the response with the cheapest upgrade
+ * made, less the all-minimal response, less what the tree says that upgrade weighs.
+ */
+function mixingPenalty(req: TrimRequest, render: (items: RenderedItem[]) => { tokens: number }, floorTokens: number): number {
+  let cheapest: { item: number; level: number; weight: number } | undefined;
+  req.plans.forEach((p, item) =>
+    p.levels.forEach((l, level) => {
+      const weight = Math.max(0, l.baseTokens - p.minimalTokens);
+      if (!cheapest || weight < cheapest.weight) cheapest = { item, level, weight };
+    }),
+  );
+  if (!cheapest) return 0;
+  const { item, level, weight } = cheapest;
+  const items = renderMinimal(req.plans);
+  const lp = req.plans[item]!.levels[level]!;
+  items[item] = { index: req.plans[item]!.index, level: lp.level, cut: lp.texts.length > 0, value: applyCuts(lp.object, lp.texts, lp.comments, () => false, () => false) };
+  return Math.max(0, render(items).tokens - floorTokens - weight);
 }

@@ -1,13 +1,21 @@
+import type { DatasetKind } from '../../providers/types.js';
 import type { ItemPlan } from './item-plan.js';
 import type { TrimNode } from './trim-tree.js';
 
 /**
- * How an item's value splits over what can be kept of it. An item at minimal detail is worth 0.3
- * of its value; standard adds 0.2 and full 0.25 (timestamps, user objects: little to act on for
- * many tokens); its long texts hold the remaining 0.45, spread over their blocks of lines by the
- * strategy's line values. So full with every line kept is worth the item's whole value.
+ * How an item's value splits over what can be kept of it, by kind. Minimal detail is what identifies
+ * an item (key, title, state; path and +/-; author and first line), so it carries about a third.
+ * Standard and full add fields an agent rarely acts on (labels and url; timestamps and user objects),
+ * worth little next to the long texts (description, patch, body), which hold the rest, spread over
+ * their blocks of lines by the strategy's line values. Full with every line kept is the whole value.
  */
-export const VALUE_SHARES = { minimal: 0.3, standard: 0.2, full: 0.25, text: 0.45 } as const;
+export const VALUE_SHARES: Record<DatasetKind, { minimal: number; standard: number; full: number; text: number }> = {
+  issues: { minimal: 0.35, standard: 0.15, full: 0.05, text: 0.45 },
+  merge_requests: { minimal: 0.35, standard: 0.15, full: 0.05, text: 0.45 },
+  diffs: { minimal: 0.3, standard: 0, full: 0, text: 0.7 },
+  comments: { minimal: 0.3, standard: 0.05, full: 0.02, text: 0.63 },
+  discussions: { minimal: 0.3, standard: 0.05, full: 0.02, text: 0.63 },
+};
 /** Of a thread comment's share, what its author/date shell is worth; its body holds the rest. */
 const COMMENT_SHELL_SHARE = 0.2;
 
@@ -24,15 +32,16 @@ export type NodeRef =
  * item of the chunk is in the response at least at minimal detail, so its minimal cost is paid
  * before the tree is solved: item nodes weigh nothing, and an upgrade weighs what it adds.
  */
-export function chunkTree(plans: readonly ItemPlan[]): TrimNode {
-  return { weight: 0, value: 0, ref: { type: 'root' }, children: plans.map((plan, item) => itemNode(plan, item)) };
+export function chunkTree(kind: DatasetKind, plans: readonly ItemPlan[]): TrimNode {
+  const shares = VALUE_SHARES[kind];
+  return { weight: 0, value: 0, ref: { type: 'root' }, children: plans.map((plan, item) => itemNode(plan, item, shares)) };
 }
 
-function itemNode(plan: ItemPlan, item: number): TrimNode {
+function itemNode(plan: ItemPlan, item: number, shares: (typeof VALUE_SHARES)[DatasetKind]): TrimNode {
   const v = plan.value;
   const levels = plan.levels.map((lp, level): TrimNode => {
     const units = lp.comments.length > 0 || lp.texts.some((t) => t.comment !== undefined) ? commentUnits(lp.object) : 1;
-    const unitValue = (v * VALUE_SHARES.text) / units;
+    const unitValue = (v * shares.text) / units;
     let textValueInNodes = 0;
     const block = (text: number, share: number) => (b: number): TrimNode => ({
       weight: lp.texts[text]!.blockTokens[b]!,
@@ -66,15 +75,15 @@ function itemNode(plan: ItemPlan, item: number): TrimNode {
       });
     }
     // Text value no node carries (short texts kept whole) comes with the level itself.
-    const levelShare = lp.level === 'full' ? VALUE_SHARES.full : VALUE_SHARES.standard;
+    const levelShare = lp.level === 'full' ? shares.full : shares.standard;
     return {
       weight: Math.max(0, lp.baseTokens - plan.minimalTokens),
-      value: v * levelShare + Math.max(0, v * VALUE_SHARES.text - textValueInNodes),
+      value: v * levelShare + Math.max(0, v * shares.text - textValueInNodes),
       ref: { type: 'level', item, level },
       children,
     };
   });
-  return { weight: 0, value: v * VALUE_SHARES.minimal, exclusive: true, ref: { type: 'item', item }, children: levels };
+  return { weight: 0, value: v * shares.minimal, exclusive: true, ref: { type: 'item', item }, children: levels };
 }
 
 function commentUnits(object: Record<string, unknown>): number {
