@@ -51,6 +51,8 @@ export interface BudgetResult {
   strategy: StrategyName;
   /** Item positions (in the list as given) in this response, in the order they appear. */
   included: number[];
+  /** Detail each included item kept, in the same order. */
+  levels: { level: 'full' | 'standard' | 'minimal'; cut: boolean }[];
   /** Items of this response at each detail level, and how many had a text cut. */
   detail: { full: number; standard: number; minimal: number; cut: number };
   chunks: ChunkRange[];
@@ -99,6 +101,7 @@ export function formatWithinBudget(input: BudgetInput, options: BudgetOptions): 
       metadata: budgetMetadata({ ...facts, content: preTrim, contentTokens: preTrimTokens, truncated: false, includedItems: items.length, totalChunks: 1, chunkNumber: 1, baselineTokens: baselineOf(all) }),
       strategy: strategyName,
       included: all,
+      levels: all.map(() => ({ level: 'full', cut: false })),
       detail: { full: items.length, standard: 0, minimal: 0, cut: 0 },
       chunks: [{ offset: 0, limit: items.length }],
     };
@@ -171,6 +174,7 @@ export function formatWithinBudget(input: BudgetInput, options: BudgetOptions): 
     }),
     strategy: strategyName,
     included,
+    levels: trimmed.items.map((r) => ({ level: r.level, cut: r.cut })),
     detail,
     chunks,
     ...(single ? {} : { indexForm: packed.form ?? 'elided' }),
