@@ -24,6 +24,8 @@ export interface FormatRequest {
   chunk?: number;
   hint?: string;
   baseline?: SavingsBaseline;
+  /** Counts tokens (default: the tokenizer's own count); pass a memoizing one to share counts. */
+  count?: (text: string) => number;
 }
 
 export interface FormatOutcome extends BudgetResult {
@@ -50,6 +52,7 @@ export async function formatInput(req: FormatRequest): Promise<FormatOutcome> {
       ...(req.chunk !== undefined ? { chunk: req.chunk } : {}),
       ...(req.hint ? { hint: req.hint } : {}),
       ...(req.baseline ? { baseline: req.baseline } : {}),
+      ...(req.count ? { count: req.count } : {}),
     },
   );
   return { ...result, kind: read.kind, shape: read.shape, resolution };

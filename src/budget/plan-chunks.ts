@@ -3,7 +3,7 @@ import type { JsonValue } from '../json/types.js';
 import type { DatasetKind, ModelItem } from '../providers/types.js';
 import type { Tokenizer, TokenizerName } from '../tokens/types.js';
 import { itemAtLevel, type Level } from '../trim/levels.js';
-import { chunkIndexText, DEFAULT_HINT, type ChunkRange, type IndexForm } from './chunks/index-text.js';
+import { chunkIndexText, DEFAULT_HINT, withIndex, type ChunkRange, type IndexForm, type IndexSpec } from './chunks/index-text.js';
 import { packChunks } from './chunks/pack.js';
 import { chunkSummary, itemNoun } from './chunks/summary.js';
 
@@ -43,22 +43,13 @@ export interface ChunkPlan {
  */
 export function planChunks(items: readonly JsonValue[] | readonly ModelItem[], options: PlanChunksOptions): ChunkPlan {
   const count = options.count ?? ((text: string) => options.tokenizer.count(text));
-  const detail = options.level !== undefined && options.level !== 'raw' ? options.level : undefined;
-  const values: JsonValue[] = detail ? (items as ModelItem[]).map((it) => itemAtLevel(options.kind, it, detail)) : (items as JsonValue[]);
-  const models = detail ? (items as readonly ModelItem[]) : options.models?.length === items.length ? options.models : undefined;
+  const { values, spec } = prepare(items, options);
   const base = { budget: options.budget, tokenizer: options.tokenizer.name };
   const encodeRange = (from: number, to: number) => options.format.encode(values.slice(from, to));
   const wholeTokens = count(encodeRange(0, values.length));
   if (wholeTokens <= options.budget || values.length === 0) {
     return { ...base, total_chunks: 1, chunks: [{ offset: 0, limit: values.length }], fits_whole: true, oversized_items: 0, index_form: null };
   }
-  const spec = {
-    total: values.length,
-    noun: (n: number) => itemNoun(options.kind, n),
-    order: 'as listed',
-    hint: options.hint ?? DEFAULT_HINT,
-    ...(models ? { summary: (c: ChunkRange) => chunkSummary(options.kind, models.slice(c.offset, c.offset + c.limit)) } : {}),
-  };
   const packed = packChunks({
     count: values.length,
     sizes: values.map((v) => Buffer.byteLength(JSON.stringify(v))),
@@ -76,4 +67,29 @@ export function planChunks(items: readonly JsonValue[] | readonly ModelItem[], o
     for (const o of packed.oversized) total += Math.ceil(o.tokens / room) - 1;
   }
   return { ...base, total_chunks: total, chunks: packed.chunks, fits_whole: false, oversized_items: packed.oversized.length, index_form: packed.form ?? null };
+}
+
+/**
+ * The response an agent reads for chunk `k` (0-based) of a plan: the chunk's items encoded, and the
+ * chunk index when there is more than one chunk. What planChunks checked against the budget.
+ */
+export function chunkResponse(items: readonly JsonValue[] | readonly ModelItem[], options: PlanChunksOptions, plan: ChunkPlan, k: number): string {
+  const { values, spec } = prepare(items, options);
+  const c = plan.chunks[k]!;
+  const content = options.format.encode(values.slice(c.offset, c.offset + c.limit));
+  return plan.chunks.length <= 1 ? content : withIndex(content, chunkIndexText(plan.chunks, k, spec, plan.index_form ?? 'elided'));
+}
+
+function prepare(items: readonly JsonValue[] | readonly ModelItem[], options: PlanChunksOptions): { values: JsonValue[]; spec: IndexSpec } {
+  const detail = options.level !== undefined && options.level !== 'raw' ? options.level : undefined;
+  const values: JsonValue[] = detail ? (items as ModelItem[]).map((it) => itemAtLevel(options.kind, it, detail)) : (items as JsonValue[]);
+  const models = detail ? (items as readonly ModelItem[]) : options.models?.length === items.length ? options.models : undefined;
+  const spec: IndexSpec = {
+    total: values.length,
+    noun: (n: number) => itemNoun(options.kind, n),
+    order: 'as listed',
+    hint: options.hint ?? DEFAULT_HINT,
+    ...(models ? { summary: (c: ChunkRange) => chunkSummary(options.kind, models.slice(c.offset, c.offset + c.limit)) } : {}),
+  };
+  return { values, spec };
 }
