@@ -31,6 +31,8 @@ export interface ChunkPlan {
   fits_whole: boolean;
   /** Items larger than a response by themselves; each counts as ceil(tokens / room) responses. */
   oversized_items: number;
+  /** Their positions: each is a chunk of its own whose response is over the budget. */
+  oversized: number[];
   index_form: IndexForm | null;
   budget: number;
   tokenizer: TokenizerName;
@@ -48,7 +50,7 @@ export function planChunks(items: readonly JsonValue[] | readonly ModelItem[], o
   const encodeRange = (from: number, to: number) => options.format.encode(values.slice(from, to));
   const wholeTokens = count(encodeRange(0, values.length));
   if (wholeTokens <= options.budget || values.length === 0) {
-    return { ...base, total_chunks: 1, chunks: [{ offset: 0, limit: values.length }], fits_whole: true, oversized_items: 0, index_form: null };
+    return { ...base, total_chunks: 1, chunks: [{ offset: 0, limit: values.length }], fits_whole: true, oversized_items: 0, oversized: [], index_form: null };
   }
   const packed = packChunks({
     count: values.length,
@@ -66,7 +68,7 @@ export function planChunks(items: readonly JsonValue[] | readonly ModelItem[], o
     const room = Math.max(1, options.budget - indexCost);
     for (const o of packed.oversized) total += Math.ceil(o.tokens / room) - 1;
   }
-  return { ...base, total_chunks: total, chunks: packed.chunks, fits_whole: false, oversized_items: packed.oversized.length, index_form: packed.form ?? null };
+  return { ...base, total_chunks: total, chunks: packed.chunks, fits_whole: false, oversized_items: packed.oversized.length, oversized: packed.oversized.map((o) => o.item), index_form: packed.form ?? null };
 }
 
 /**

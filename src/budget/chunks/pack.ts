@@ -57,6 +57,7 @@ export function packChunks(req: PackRequest): Packed {
   if (whole <= req.budget || n <= 1) return { chunks: single, oversized: n === 1 && whole > req.budget ? [{ item: 0, tokens: whole }] : [] };
 
   const totalSize = req.sizes.reduce((s, x) => s + Math.max(1, x), 0);
+  const share = req.indexShare ?? INDEX_SHARE;
   const rendered = new Map<string, { text: string; tokens: number }>();
   const content = (from: number, to: number) => {
     const key = `${from}:${to}`;
@@ -68,10 +69,11 @@ export function packChunks(req: PackRequest): Packed {
     }
     return r;
   };
-  const share = req.indexShare ?? INDEX_SHARE;
   let formIndex = 0;
   let guess = evenSplit(n, Math.max(2, Math.ceil(whole / (req.budget * 0.9))));
   let reserve = indexTokens(req, guess, INDEX_FORMS[formIndex]!);
+  // Pick the form from the guessed chunk count first, so that filling usually happens once.
+  while (formIndex < INDEX_FORMS.length - 1 && reserve > share * req.budget) reserve = indexTokens(req, guess, INDEX_FORMS[++formIndex]!);
   let last: Packed | undefined;
   for (let round = 0; round < MAX_ROUNDS; round++) {
     const form = INDEX_FORMS[formIndex]!;
@@ -155,10 +157,11 @@ function overshoot(req: PackRequest, packed: Omit<Packed, 'form'>, form: IndexFo
 }
 
 function indexTokens(req: PackRequest, chunks: readonly ChunkRange[], form: IndexForm): number {
-  // The marker moves with the chunk; the first and the last entry are as long as any other.
-  const first = req.tokens(withIndex('', req.index(chunks, 0, form)));
-  const lastOne = chunks.length > 1 ? req.tokens(withIndex('', req.index(chunks, chunks.length - 1, form))) : 0;
-  return Math.max(first, lastOne) + 2;
+  // The marker moves with the chunk. In the full forms every entry is there whichever chunk it is; the
+  // elided form is longest for a chunk in the middle (first, gap, neighbours, gap, last). Numbers of
+  // other chunks differ by a digit or two: hence the slack.
+  const probes = [...new Set([0, Math.floor(chunks.length / 2), chunks.length - 1])];
+  return Math.max(...probes.map((k) => req.tokens(withIndex('', req.index(chunks, k, form))))) + 2;
 }
 
 function evenSplit(n: number, parts: number): ChunkRange[] {
