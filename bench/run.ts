@@ -6,8 +6,9 @@ import { join } from 'node:path';
 import { writeFileAtomic } from '../src/io/atomic-write.js';
 import type { BenchSection } from './section.js';
 import { streamingSection } from './streaming.js';
+import { trimAlgorithmsSection } from './trim-algorithms.js';
 
-const SECTIONS: BenchSection[] = [streamingSection];
+const SECTIONS: BenchSection[] = [streamingSection, trimAlgorithmsSection];
 
 const options = parseOptions(process.argv.slice(2));
 const only = options.get('only')?.split(',');

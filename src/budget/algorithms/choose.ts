@@ -15,16 +15,18 @@ export const ALGORITHMS: Record<AlgorithmName, (tree: FlatTree, budget: number) 
 };
 
 /**
- * Where one algorithm hands over to the next. Measured by `npm run bench -- --only trim-algorithms`
- * on trees built from the corpus (docs/budget.md has the numbers and the rule that picked these).
+ * Where one algorithm hands over to the next. From `npm run bench -- --only trim-algorithms` on trees
+ * built from the corpus (results/bench-budget.txt; docs/budget.md has the numbers): the most valuable
+ * solver whose measured time stays within 5 counts of an 8,000-token response (about 19 ms here).
+ * Rounded down from that run's 1,211,464 cells, 84,025 nodes and 238,335 nodes.
  */
 export const SWITCH_POINTS = {
   /** The exact knapsack while it fills at most this many capacity cells (nodes × budget units). */
-  knapsackMaxCells: 6_000_000,
-  /** Greedy by density up to this many nodes. */
-  greedyMaxNodes: 100_000,
-  /** Hierarchical WFQ up to this many nodes; head+tail beyond. */
-  wfqMaxNodes: 400_000,
+  knapsackMaxCells: 1_200_000,
+  /** Greedy by density up to this many nodes (within 2% of the optimum on every corpus tree over 1,000 nodes). */
+  greedyMaxNodes: 80_000,
+  /** Hierarchical WFQ up to this many nodes (faster per node than greedy, never more valuable); head+tail beyond. */
+  wfqMaxNodes: 240_000,
 };
 
 export function chooseAlgorithm(tree: FlatTree, budget: number, points = SWITCH_POINTS): AlgorithmName {
