@@ -6,9 +6,10 @@ import { join } from 'node:path';
 import { writeFileAtomic } from '../src/io/atomic-write.js';
 import type { BenchSection } from './section.js';
 import { streamingSection } from './streaming.js';
+import { budgetFitSection } from './budget-fit.js';
 import { trimAlgorithmsSection } from './trim-algorithms.js';
 
-const SECTIONS: BenchSection[] = [streamingSection, trimAlgorithmsSection];
+const SECTIONS: BenchSection[] = [streamingSection, trimAlgorithmsSection, budgetFitSection];
 
 const options = parseOptions(process.argv.slice(2));
 const only = options.get('only')?.split(',');

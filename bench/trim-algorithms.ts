@@ -143,7 +143,7 @@ function choosePoints(rows: Row[], refMs: number): Chosen {
 
 function report(rows: Row[], refMs: number, chosen: Chosen): string {
   const lines = [
-    `Trimming algorithms on corpus trim trees (toon, o200k_base weights). Reference: counting one 8,000-token response with o200k_base takes ${fmtMs(refMs)} (same run).`,
+    `Trimming algorithms on corpus trim trees (toon, o200k_base weights). Reference: counting one 8,000-token response with o200k_base takes ${fmtMs(refMs)} ms (same run). Times in ms.`,
     `${'tree'.padEnd(38)} ${'nodes'.padStart(9)} ${'budget'.padStart(6)} ${'cells'.padStart(11)}  ${ALGORITHM_NAMES.map((a) => `${a} ms / value`.padStart(22)).join('')}`,
   ];
   for (const r of rows) {
