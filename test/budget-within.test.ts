@@ -124,6 +124,24 @@ describe('every response is within budget under the tokenizer it was given (corp
     );
   });
 
+  it('the savings baseline is the included items as the provider sent them (GitHub threads: their review comments)', async () => {
+    const file = 'github/octokit__octokit.rb/024_GET_repos_octokit_octokit_rb_pulls_comments.json';
+    const text = await readFile(join(CORPUS_DIR, file), 'utf8');
+    const { tokenizer, count } = await memoTokenizer('o200k_base');
+    const out = await formatInput({ input: { name: file, text }, to: 'toon', tokenizer: 'o200k_base', budget: 400, count });
+    assert.equal(out.kind, 'discussions');
+    assert.ok(out.metadata.chunked && out.included.length < out.metadata.total_items!);
+    const raw = (JSON.parse(text) as { response: { body: { id: number }[] } }).response.body;
+    const threads = readResponse(JSON.parse(text), file).items as { comments: { id: string }[] }[];
+    assert.equal(readResponse(JSON.parse(text), file).rawAligned, false);
+    const ids = new Set(out.included.flatMap((i) => threads[i]!.comments.map((c) => c.id)));
+    const baseline = tokenizer.count(JSON.stringify(raw.filter((c) => ids.has(String(c.id)))));
+    assert.equal(out.metadata.baseline, 'json_compact');
+    assert.ok(Math.abs(out.metadata.encoder_savings_pct - (1 - out.metadata.estimated_tokens / baseline)) < 1e-12);
+    assert.equal(out.metadata.combined_savings_pct, out.metadata.encoder_savings_pct);
+    assert.equal(out.metadata.dedup_savings_pct, 0);
+  });
+
   it('without a budget, or when everything fits, the output is the plain encoding of every item at full detail', async () => {
     const { tokenizer } = await memoTokenizer('o200k_base');
     const d = datasets.find((x) => x.kind === 'diffs')!;

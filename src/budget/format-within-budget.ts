@@ -10,7 +10,7 @@ import type { AlgorithmName } from './algorithms/choose.js';
 import { chunkIndexText, DEFAULT_HINT, withIndex, type ChunkRange, type IndexForm, type IndexSpec } from './chunks/index-text.js';
 import { packChunks } from './chunks/pack.js';
 import { chunkSummary, itemNoun } from './chunks/summary.js';
-import { baselineText, budgetMetadata } from './metadata.js';
+import { baselineText, budgetMetadata, providerJsonOf } from './metadata.js';
 import { readingOrder, STRATEGIES, type StrategyName } from './strategies/strategy.js';
 import { resolveStrategy } from './strategies/resolver.js';
 import { planItem } from './tree/item-plan.js';
@@ -88,10 +88,8 @@ export function formatWithinBudget(input: BudgetInput, options: BudgetOptions): 
     ...(input.sort ? { sort: input.sort } : {}),
     baseline,
   };
-  const baselineOf = (indexes: readonly number[]) => {
-    const values = input.raw && input.rawAligned !== false ? indexes.map((i) => input.raw![i]!) : input.raw && indexes.length === items.length ? [...input.raw] : indexes.map((i) => fullValues[i]!);
-    return count(baselineText(values, baseline));
-  };
+  const rawOf = providerJsonOf(input, fullValues);
+  const baselineOf = (indexes: readonly number[]) => count(baselineText(rawOf(indexes), baseline));
 
   if (options.budget === undefined || preTrimTokens <= options.budget || items.length === 0) {
     if (chunkNumber !== 1) throw new UsageError(`no chunk ${chunkNumber}: the response fits in one (1 chunk)`);

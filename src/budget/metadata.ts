@@ -1,7 +1,8 @@
 import type { Format } from '../formats/types.js';
 import type { JsonValue } from '../json/types.js';
 import { combineSavings, savingAgainst, type FormatMetadata, type SavingsBaseline } from '../metadata/format-metadata.js';
-import type { Pagination, SortInfo } from '../model/index.js';
+import type { Discussion, Pagination, SortInfo } from '../model/index.js';
+import type { DatasetKind, ModelItem } from '../providers/types.js';
 import type { TokenizerName } from '../tokens/types.js';
 
 export interface MetadataFacts {
@@ -58,4 +59,24 @@ export function budgetMetadata(f: MetadataFacts): FormatMetadata {
 
 export function baselineText(values: readonly JsonValue[], baseline: SavingsBaseline): string {
   return baseline === 'json_pretty' ? JSON.stringify(values, null, 2) : JSON.stringify(values);
+}
+
+/**
+ * The provider's own JSON for some of the items: the savings baseline of a response holding them.
+ * GitHub threads are built from review comments, so a thread's JSON is its comments' JSON (by id).
+ * Without provider JSON, the items themselves at full detail stand in.
+ */
+export function providerJsonOf(
+  input: { kind: DatasetKind; items: readonly ModelItem[]; raw?: readonly JsonValue[]; rawAligned?: boolean },
+  fullValues: readonly JsonValue[],
+): (indexes: readonly number[]) => JsonValue[] {
+  const raw = input.raw;
+  if (!raw) return (indexes) => indexes.map((i) => fullValues[i]!);
+  if (input.rawAligned !== false) return (indexes) => indexes.map((i) => raw[i]!);
+  if (input.kind === 'discussions') {
+    const byId = new Map<string, JsonValue>();
+    for (const r of raw) if (r && typeof r === 'object' && !Array.isArray(r) && r['id'] !== undefined) byId.set(String(r['id']), r);
+    return (indexes) => indexes.flatMap((i) => (input.items[i] as Discussion).comments.map((c) => byId.get(c.id)).filter((v): v is JsonValue => v !== undefined));
+  }
+  return (indexes) => (indexes.length === input.items.length ? [...raw] : indexes.map((i) => fullValues[i]!));
 }
