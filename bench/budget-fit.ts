@@ -64,12 +64,12 @@ export const budgetFitSection: BenchSection = {
     const { count } = memo(tokenizer);
     const big = [...datasets].sort((a, b) => b.result.items.length - a.result.items.length || a.label.localeCompare(b.label)).filter(distinctProject).slice(0, 10);
     lines.push('', `Pages at ${budget} o200k_base tokens (responses to read every item, chunk index included), largest datasets:`);
-    lines.push(`${'dataset'.padEnd(44)} ${'items'.padStart(5)}  ${formats.map((f) => f.name.padStart(12)).join('')}   (raw/full/standard/minimal)`);
+    lines.push(`${'dataset'.padEnd(44)} ${'items'.padStart(5)}  ${formats.map((f) => f.name.padStart(14)).join('')}   (raw/full/standard/minimal)`);
     const pagesRows: unknown[] = [];
     for (const d of big) {
       const cells = formats.map((f) => LEVELS.map((level) => planChunks(datasetAtLevel(d, level), { kind: d.kind, format: f, tokenizer, budget, level: 'raw', models: d.result.items, count }).total_chunks));
       pagesRows.push({ dataset: name(d), items: d.result.items.length, pages: Object.fromEntries(formats.map((f, i) => [f.name, Object.fromEntries(LEVELS.map((l, j) => [l, cells[i]![j]]))])) });
-      lines.push(`${name(d).slice(0, 44).padEnd(44)} ${String(d.result.items.length).padStart(5)}  ${cells.map((c) => c.join('/').padStart(12)).join('')}`);
+      lines.push(`${name(d).slice(0, 44).padEnd(44)} ${String(d.result.items.length).padStart(5)}  ${cells.map((c) => c.join('/').padStart(14)).join('')}`);
     }
     data['pages'] = pagesRows;
 

@@ -1,6 +1,7 @@
 import { Args, Flags } from '@oclif/core';
 import { DevboyCommand } from '../src/cli/base-command.js';
 import { formatInput } from '../src/budget/format-input.js';
+import { formatStatsLine } from '../src/budget/stats-text.js';
 import { loadPipelineConfig } from '../src/budget/strategies/config.js';
 import { STRATEGY_NAMES, type StrategyName } from '../src/budget/strategies/strategy.js';
 import { FORMAT_NAMES, type FormatName } from '../src/formats/types.js';
@@ -46,6 +47,7 @@ Exit codes: 0 ok; 1 bad data, or nothing fits in the budget; 2 usage (bad flag, 
     'savings-baseline': Flags.string({ description: 'what the savings are taken against', options: [...SAVINGS_BASELINES], default: 'json_compact' }),
     output: Flags.string({ char: 'o', description: 'write to this file (atomically) instead of standard output' }),
     json: Flags.boolean({ description: 'print {content, metadata, pipeline} as JSON' }),
+    stats: Flags.boolean({ description: 'print one line to stderr: items, detail, tokens, saving, strategy' }),
   };
 
   async run(): Promise<void> {
@@ -79,5 +81,6 @@ Exit codes: 0 ok; 1 bad data, or nothing fits in the budget; 2 usage (bad flag, 
     const final = text.endsWith('\n') ? text : `${text}\n`;
     if (flags.output) await writeFileAtomic(flags.output, final);
     else await this.writeStdout(final);
+    if (flags.stats) process.stderr.write(`${formatStatsLine(out, flags.budget)}\n`);
   }
 }

@@ -103,7 +103,7 @@ describe('every response is within budget under the tokenizer it was given (corp
       // The body alone, as a tool would receive it.
       const body = JSON.stringify((JSON.parse(text) as { response: { body: unknown } }).response.body);
       for (const to of Object.keys(formats) as FormatName[]) {
-        for (const budget of [300, 2000]) {
+        for (const budget of [300, 1000, 4000]) {
           for (const input of [{ name: file!, text }, { name: `${file} (body)`, text: body }]) {
             const out = await formatInput({ input, to, tokenizer: 'o200k_base', budget, count });
             assert.ok(tokenizer.count(out.content) <= budget, `${input.name} as ${to} in ${budget}`);

@@ -58,9 +58,17 @@ describe('devboy format', () => {
     const r = await runCli(['format', issuesExchange, '--budget', '1000', '-o', out]);
     assert.equal(r.code, 0, r.stderr);
     assert.equal(r.stdout, '');
+    assert.equal(r.stderr, '');
     const text = readFileSync(out, 'utf8');
     assert.match(text, /^\[\d+\]/);
     assert.ok((await loadTokenizer('o200k_base')).count(text.replace(/\n$/, '')) <= 1000);
+  });
+
+  it('--stats prints one line naming the tokens, the tokenizer, the baseline and the strategy', async () => {
+    const r = await runCli(['format', filesExchange, '--budget', '1500', '--stats', '--tokenizer', 'heuristic']);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stderr, /^chunk 1\/1: 12 of 12 files \(\d+ full, \d+ standard, \d+ minimal, \d+ with text cut\) in \d+ of 1500 heuristic tokens \(estimate\), toon; -?\d+\.\d% fewer tokens than json_compact of the same items as sent; strategy size_proportional \(builtin: diffs\)/);
+    assert.equal(r.stderr.split('\n').length, 2);
   });
 
   it('nothing fits: exit 1, one line naming the budget, nothing on stdout and no file written', async () => {

@@ -104,7 +104,7 @@ const cascading: Strategy = {
 
 const sizeProportional: Strategy = {
   name: 'size_proportional',
-  order: 'most valuable changes first (file type x size; lock files last)',
+  order: 'by file type and size, lock files last',
   itemValues: (items, kind) =>
     normalize(
       items.map((it) => {
