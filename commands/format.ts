@@ -1,7 +1,7 @@
 import { Args, Flags } from '@oclif/core';
 import { DevboyCommand } from '../src/cli/base-command.js';
 import { formatInput } from '../src/budget/format-input.js';
-import { formatStatsLine } from '../src/budget/stats-text.js';
+import { formatJson, formatStatsLine } from '../src/budget/format-output.js';
 import { loadPipelineConfig } from '../src/budget/strategies/config.js';
 import { STRATEGY_NAMES, type StrategyName } from '../src/budget/strategies/strategy.js';
 import { FORMAT_NAMES, type FormatName } from '../src/formats/types.js';
@@ -67,17 +67,7 @@ Exit codes: 0 ok; 1 bad data, or nothing fits in the budget; 2 usage (bad flag, 
       hint: `Run again with \`--chunk N\` to fetch a specific chunk. You may not need all chunks.`,
       baseline: flags['savings-baseline'] as SavingsBaseline,
     });
-    const text = flags.json
-      ? JSON.stringify(
-          {
-            content: out.content,
-            metadata: out.metadata,
-            pipeline: { kind: out.kind, input: out.shape, strategy: out.strategy, resolved_by: out.resolution.by, resolved_name: out.resolution.name, algorithm: out.algorithm ?? null, detail: out.detail, chunks: out.chunks, index_form: out.indexForm ?? null, estimate: out.metadata.tokenizer === 'heuristic' },
-          },
-          null,
-          2,
-        )
-      : out.content;
+    const text = flags.json ? formatJson(out) : out.content;
     const final = text.endsWith('\n') ? text : `${text}\n`;
     if (flags.output) await writeFileAtomic(flags.output, final);
     else await this.writeStdout(final);
