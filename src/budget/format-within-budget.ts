@@ -133,7 +133,8 @@ export function formatWithinBudget(input: BudgetInput, options: BudgetOptions): 
     new DataError(`nothing fits in ${budget} ${tokenizer.name} tokens: ${what} (raise --budget)`);
   if (packed.oversized.length > 0) {
     const o = packed.oversized[0]!;
-    throw nothingFits(`${itemNoun(kind, 1)} ${o.item + 1} of the reading order alone at minimal detail takes ${o.tokens} tokens with the chunk index`);
+    const index = count(chunkIndexText(packed.chunks, packed.chunks.findIndex((c) => c.offset === o.item), spec, packed.form ?? 'brief'));
+    throw nothingFits(`${itemNoun(kind, 1)} ${o.item + 1} of the reading order alone at minimal detail takes ${o.tokens} tokens and the chunk index ${index} more`);
   }
   const chunks = packed.chunks;
   if (!Number.isInteger(chunkNumber) || chunkNumber < 1 || chunkNumber > chunks.length) {

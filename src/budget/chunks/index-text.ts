@@ -5,11 +5,12 @@ export interface ChunkRange {
 }
 
 /**
- * How much the index says: a summary per chunk (`detailed`), offsets only (`plain`), or only the
- * first, the neighbours of this one and the last, with the others as ranges (`elided`), so the
- * index stays small however many chunks there are.
+ * How much the index says: a summary per chunk (`detailed`), offsets only (`plain`), only the first,
+ * the neighbours of this one and the last, with the others as ranges (`elided`), or only this chunk
+ * and the next (`brief`, for budgets of a few hundred tokens), so the index stays small however many
+ * chunks there are.
  */
-export const INDEX_FORMS = ['detailed', 'plain', 'elided'] as const;
+export const INDEX_FORMS = ['detailed', 'plain', 'elided', 'brief'] as const;
 export type IndexForm = (typeof INDEX_FORMS)[number];
 
 export interface IndexSpec {
@@ -45,7 +46,10 @@ export function chunkIndexText(chunks: readonly ChunkRange[], current: number, s
     const summary = form === 'detailed' && spec.summary ? spec.summary(c) : '';
     return `chunk ${k + 1} (offset=${c.offset}, limit=${c.limit})${summary ? `: ${summary}` : ''}${k === current ? ' << this response' : ''}`;
   };
-  if (form !== 'elided') {
+  if (form === 'brief') {
+    lines.push(entry(current));
+    if (current + 1 < chunks.length) lines.push(`next: ${entry(current + 1)}`);
+  } else if (form !== 'elided') {
     for (let k = 0; k < chunks.length; k++) lines.push(entry(k));
   } else {
     const shown = [...new Set([0, current - 1, current, current + 1, chunks.length - 1])].filter((k) => k >= 0 && k < chunks.length).sort((a, b) => a - b);
