@@ -54,6 +54,21 @@ describe('--chunk walks through every item exactly once', () => {
     });
   }
 
+  it('at 150 tokens the index shrinks to this chunk and the next, and the walk still covers every issue once', () => {
+    const d = datasets.find((x) => x.project === 'ALOY' && x.kind === 'issues' && x.result.items.length === 150)!;
+    const run = (chunk: number) => formatWithinBudget(budgetInput(d), { format: formats.toon, tokenizer: o200k.tokenizer, count: o200k.count, budget: 150, chunk });
+    const first = run(1);
+    assert.equal(first.indexForm, 'brief');
+    const seen: number[] = [];
+    for (let n = 1; n <= first.metadata.total_chunks; n++) {
+      const r = n === 1 ? first : run(n);
+      assert.ok(o200k.tokenizer.count(r.content) <= 150);
+      assert.match(r.content, n < first.metadata.total_chunks ? new RegExp(`\nnext: chunk ${n + 1} \\(offset=\\d+, limit=\\d+\\)\n`) : /<< this response\n\[\/chunks\]/);
+      seen.push(...r.included);
+    }
+    assert.deepEqual(seen, d.result.items.map((_, i) => i));
+  });
+
   it('asking for a chunk that does not exist is a usage error', () => {
     const d = datasets.find((x) => x.kind === 'issues' && x.result.items.length > 50)!;
     const r = formatWithinBudget(budgetInput(d), { format: formats.toon, tokenizer: o200k.tokenizer, count: o200k.count, budget: 500 });
