@@ -162,6 +162,26 @@ describe('planChunks: the pages column', () => {
     });
   }
 
+  it('cl100k_base and heuristic: every chunk response of every third dataset is within 2,000 tokens under that tokenizer', async () => {
+    for (const name of ['cl100k_base', 'heuristic'] as const) {
+      const t = await memoTokenizer(name);
+      for (const d of datasets.filter((_, i) => i % 3 === 0)) {
+        for (const level of LEVELS) {
+          const items = datasetAtLevel(d, level);
+          for (const format of Object.values(formats)) {
+            const options = { kind: d.kind, format, tokenizer: t.tokenizer, budget: 2000, level: 'raw' as const, models: d.result.items, count: t.count };
+            const plan = planChunks(items, options);
+            assert.equal(plan.tokenizer, name);
+            plan.chunks.forEach((c, k) => {
+              if (plan.oversized.includes(c.offset)) return;
+              assert.ok(t.tokenizer.count(chunkResponse(items, options, plan, k)) <= 2000, `${datasetName(d)} ${level} ${format.name} chunk ${k + 1} (${name})`);
+            });
+          }
+        }
+      }
+    }
+  });
+
   it('a tighter budget never needs fewer pages', () => {
     const d = datasets.find((x) => x.kind === 'issues' && x.result.items.length > 100)!;
     let previous = 0;
