@@ -8,8 +8,10 @@ import type { BenchSection } from './section.js';
 import { formatsSection } from './formats.js';
 import { startupSection } from './startup.js';
 import { streamingSection } from './streaming.js';
+import { budgetFitSection } from './budget-fit.js';
+import { trimAlgorithmsSection } from './trim-algorithms.js';
 
-const SECTIONS: BenchSection[] = [formatsSection, startupSection, streamingSection];
+const SECTIONS: BenchSection[] = [formatsSection, startupSection, trimAlgorithmsSection, budgetFitSection, streamingSection];
 
 const options = parseOptions(process.argv.slice(2));
 const only = options.get('only')?.split(',');

@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
+import { chunkResponse, planChunks } from '../src/budget/plan-chunks.js';
+import { formatWithinBudget } from '../src/budget/format-within-budget.js';
 import { compareWithBaseline } from '../src/benchmark/regression.js';
 import { runBenchmark } from '../src/benchmark/run.js';
 import { rowKey, type BenchmarkResult } from '../src/benchmark/schema.js';
@@ -98,11 +100,46 @@ describe('benchmark matrix on real corpus data', () => {
     }
   });
 
-  it('pages: one when the list fits the budget, more when it does not', () => {
+  it('pages: one when the list fits the budget, else the chunk plan of the budget pipeline, every response within budget', async () => {
+    const o200k = await loadTokenizer('o200k_base');
+    let checked = 0;
     for (const r of result.rows) {
       if (r.tokens <= 2000) assert.equal(r.pages, 1);
       else assert.ok(r.pages >= Math.ceil(r.tokens / 2000), `${rowKey(r)}: ${r.pages} pages for ${r.tokens} tokens`);
+      if (r.pages < 2 || r.tokenizer !== 'o200k_base' || r.format !== 'stc' || checked >= 4) continue;
+      const ds = datasets.find((d) => d.label === r.label && d.project === r.project && d.kind === r.dataset)!;
+      const items = datasetAtLevel(ds, r.level);
+      const options = { kind: ds.kind, format: await loadFormat('stc'), tokenizer: o200k, budget: 2000, level: 'raw' as const, ...(items.length === ds.result.items.length ? { models: ds.result.items } : {}) };
+      const plan = planChunks(items, options);
+      assert.equal(plan.total_chunks, r.pages);
+      const seen = plan.chunks.reduce((n, c) => n + c.limit, 0);
+      assert.equal(seen, items.length, 'the chunks cover every item once');
+      // An item larger than a response by itself is its own chunk and counts as several pages (docs/budget.md).
+      for (let k = 0; k < plan.chunks.length; k++) {
+        if (plan.oversized.includes(plan.chunks[k]!.offset)) continue;
+        assert.ok(o200k.count(chunkResponse(items, options, plan, k)) <= 2000, `${rowKey(r)} chunk ${k + 1}`);
+      }
+      checked++;
     }
+    assert.ok(checked > 0, 'some rows need more than one page at 2000 tokens');
+  });
+
+  it('the fit view: what the first response holds at the budget, counted with the real tokenizer', async () => {
+    const o200k = await loadTokenizer('o200k_base');
+    assert.equal(result.fit.length, datasets.length * ALL_FORMATS.length);
+    let squeezed = 0;
+    for (const f of result.fit) {
+      assert.equal(f.tokenizer, 'o200k_base');
+      if (!f.fits) continue;
+      assert.ok(f.tokens <= 2000, `${f.label} ${f.format}: ${f.tokens}`);
+      assert.equal(f.detail.full + f.detail.standard + f.detail.minimal, f.included_items);
+      if (f.included_items < f.total_items || f.truncated) squeezed++;
+    }
+    assert.ok(squeezed > 0);
+    const big = result.fit.find((f) => f.fits && f.truncated && f.format === 'toon')!;
+    const ds = datasets.find((d) => d.label === big.label && d.project === big.project && d.kind === big.dataset)!;
+    const again = formatWithinBudget({ kind: ds.kind, items: ds.result.items, raw: ds.raw, rawAligned: ds.raw.length === ds.result.items.length }, { format: await loadFormat('toon'), tokenizer: o200k, budget: 2000 });
+    assert.equal(o200k.count(again.content), big.fits ? big.tokens : -1);
   });
 
   it('carries pagination and sort from the provider', () => {

@@ -1,20 +1,35 @@
-import type { JsonValue } from '../json/types.js';
+import { planChunks } from '../budget/plan-chunks.js';
 import type { Format } from '../formats/types.js';
+import type { JsonValue } from '../json/types.js';
+import type { Dataset } from '../providers/types.js';
+import type { Tokenizer } from '../tokens/types.js';
 
 export interface PagesInput {
+  dataset: Dataset;
+  /** The items at the row's level, as encoded for the row. */
   items: JsonValue[];
-  /** Tokens of the whole encoded list under the tokenizer in question. */
-  tokens: number;
+  /** Whether items[i] is dataset.result.items[i] (not so for raw GitHub review comments vs threads). */
+  aligned: boolean;
   budget: number;
   format: Format;
+  tokenizer: Tokenizer;
+  /** The benchmark's memoizing count: the whole list was counted already, so a list that fits costs nothing. */
   count: (text: string) => number;
 }
 
 /**
- * Responses needed to read every item at the budget. One when the whole list fits; otherwise
- * a lower bound (tokens / budget, rounded up) until the budget pipeline's chunker answers it.
+ * Responses an agent reads to see every item at the budget: the budget pipeline's chunk plan, each
+ * response being one chunk plus the chunk index and hint, within budget under this tokenizer
+ * (docs/budget.md, "For the benchmark").
  */
 export function pagesAtBudget(input: PagesInput): number {
-  if (input.tokens <= input.budget) return 1;
-  return Math.ceil(input.tokens / input.budget);
+  return planChunks(input.items, {
+    kind: input.dataset.kind,
+    format: input.format,
+    tokenizer: input.tokenizer,
+    budget: input.budget,
+    level: 'raw',
+    ...(input.aligned ? { models: input.dataset.result.items } : {}),
+    count: input.count,
+  }).total_chunks;
 }

@@ -5,6 +5,7 @@ import type { Dataset, DatasetKind } from '../providers/types.js';
 import { loadTokenizer, type TokenizerName } from '../tokens/registry.js';
 import { datasetAtLevel, type Level } from '../trim/levels.js';
 import { measureEncoding, type Encoded } from './measure.js';
+import { firstResponseFit } from './fit.js';
 import { pagesAtBudget } from './pages.js';
 import { BENCHMARK_SCHEMA, type BenchmarkResult, type BenchmarkRow, type DatasetEntry, type SessionSummary } from './schema.js';
 import { biasTable } from './bias.js';
@@ -65,6 +66,7 @@ export async function runBenchmark(
     for (const level of options.levels) {
       onProgress?.({ done, total, what: `${ds.provider}/${ds.project} ${ds.kind} ${level}` });
       const value: JsonValue = datasetAtLevel(ds, level);
+      const aligned = (value as JsonValue[]).length === ds.result.items.length;
       const encoded = new Map<FormatName, Encoded>();
       for (const name of measured) encoded.set(name, measureEncoding(formats.get(name)!, value, options.runs));
       for (const tk of tokenizers) {
@@ -75,7 +77,7 @@ export async function runBenchmark(
         for (const name of options.formats) {
           const e = encoded.get(name)!;
           const tokens = cache.count(e.text);
-          const pages = pagesAtBudget({ items: value as JsonValue[], tokens, budget: options.budget, format: e.format, count: cache.count });
+          const pages = pagesAtBudget({ dataset: ds, items: value as JsonValue[], aligned, budget: options.budget, format: e.format, tokenizer: tk, count: cache.count });
           const vs = Object.fromEntries(SAVINGS_BASELINES.map((b) => [b, savingAgainst(tokens, baselineTokens[b])])) as Record<SavingsBaseline, number>;
           const encoder = vs[options.savingsBaseline];
           const dedup = options.session?.dedup[name]?.[tk.name] ?? 0;
@@ -126,6 +128,11 @@ export async function runBenchmark(
       done++;
     }
   }
+  // The fit view under the report's main tokenizer: the first real one, else the heuristic.
+  const fitTokenizer = tokenizers.find((t) => !t.estimate) ?? tokenizers[0]!;
+  const fit = datasets.flatMap((ds) =>
+    options.formats.map((name) => firstResponseFit(ds, formats.get(name)!, fitTokenizer, options.budget, caches.get(fitTokenizer.name)!.count)),
+  );
   onProgress?.({ done, total, what: 'done' });
 
   return {
@@ -146,6 +153,7 @@ export async function runBenchmark(
     datasets: datasets.map(datasetEntry),
     rows,
     heuristic_bias: biasTable(rows),
+    fit,
     ...(options.session ? { session: options.session.summary } : {}),
     lossy: rows
       .filter((r) => !r.lossless && r.tokenizer === options.tokenizers[0])

@@ -30,9 +30,35 @@ export interface BenchmarkResult {
   heuristic_bias: BiasEntry[];
   /** With --session: the replayed session's savings per format and tokenizer (docs/session.md). */
   session?: SessionSummary;
+  /** What fits in one response at the budget, per dataset and format (docs/budget.md). */
+  fit: FitEntry[];
   /** Rows whose format did not round-trip, with the first difference. */
   lossy: { provider: ProviderName; project: string; dataset: DatasetKind; label: string; level: Level; format: FormatName; reason: string }[];
 }
+
+/** The first response `devboy format` would give at the budget, under the report's main tokenizer. */
+export type FitEntry = {
+  provider: ProviderName;
+  project: string;
+  dataset: DatasetKind;
+  label: string;
+  format: FormatName;
+  tokenizer: TokenizerName;
+  budget: number;
+  total_items: number;
+} & (
+  | {
+      fits: true;
+      strategy: string;
+      included_items: number;
+      total_chunks: number;
+      truncated: boolean;
+      /** Items of the response at each detail level, and how many had a long text cut. */
+      detail: { full: number; standard: number; minimal: number; cut: number };
+      tokens: number;
+    }
+  | { fits: false; reason: string }
+);
 
 export interface SessionSummary {
   file: string;

@@ -13,7 +13,7 @@ export function benchmarkMarkdown(result: BenchmarkResult): string {
   out.push(row(['level', ...s.formats]), row(['---', ...s.formats.map(() => '---:')]));
   for (const t of s.totals) {
     out.push(row([t.level, ...t.cells.map((c) => {
-      const text = `${int(c.tokens)} (${pct(c.saving)})${c.lossyRows ? ` ⚠ ${c.lossyRows} lossy` : ''}`;
+      const text = `${int(c.tokens)} (${pct(c.saving)}), ${int(c.pages)} pages${c.lossyRows ? ` ⚠ ${c.lossyRows} lossy` : ''}`;
       return c.format === t.winner ? `**${text}**` : text;
     })]));
   }
@@ -23,6 +23,12 @@ export function benchmarkMarkdown(result: BenchmarkResult): string {
     out.push(row(['level', ...s.formats]), row(['---', ...s.formats.map(() => '---:')]));
     for (const b of groupBias(result, s.levels, s.formats)) out.push(row(b));
     out.push('', s.disagreements.length ? `The heuristic picks a different winner than ${s.primary} in ${s.disagreements.length} dataset/level cells.` : `The heuristic and ${s.primary} agree on every winner.`);
+  }
+
+  if (s.fit.length) {
+    out.push('', `### First response at ${int(result.settings.budget)} ${s.primary} tokens (devboy format's pipeline; datasets that do not fit whole at full detail)`, '');
+    out.push(row(['dataset', ...s.formats]), row(['---', ...s.formats.map(() => '---')]));
+    for (const f of s.fit) out.push(row([esc(f.title), ...s.formats.map((name) => f.cells.get(name) ?? '')]));
   }
 
   out.push('', '### Round trips', '');

@@ -12,6 +12,8 @@ export interface BenchmarkSummary {
   /** Sum over datasets, per level and format, under the primary tokenizer. */
   totals: { level: Level; cells: TotalCell[]; winner?: FormatName }[];
   datasets: DatasetView[];
+  /** Datasets whose first response at the budget cannot hold every item at full detail in some format. */
+  fit: { title: string; cells: Map<FormatName, string> }[];
   /** Where the heuristic and the primary tokenizer pick different winners. */
   disagreements: { dataset: string; level: Level; heuristic: FormatName; primary: FormatName }[];
 }
@@ -79,7 +81,27 @@ export function summarize(result: BenchmarkResult): BenchmarkSummary {
       }
     }
   }
-  return { primary, formats, levels, totals, datasets, disagreements };
+  const fit: BenchmarkSummary['fit'] = [];
+  for (const d of result.datasets) {
+    const entries = result.fit.filter((f) => f.provider === d.provider && f.project === d.project && f.dataset === d.dataset && f.label === d.label);
+    const squeezed = entries.some((f) => !f.fits || f.included_items < f.total_items || f.truncated);
+    if (!squeezed) continue;
+    const cells = new Map<FormatName, string>();
+    for (const f of entries) cells.set(f.format, f.fits ? fitCell(f) : 'nothing fits');
+    fit.push({ title: `${d.provider} ${d.project} ${d.dataset}, ${d.items} items`, cells });
+  }
+  return { primary, formats, levels, totals, datasets, disagreements, fit };
+}
+
+/** `83/150 items: 12 full, 71 minimal, 3 cut, 2 chunks` */
+function fitCell(f: Extract<BenchmarkResult['fit'][number], { fits: true }>): string {
+  const parts = [
+    f.detail.full && `${f.detail.full} full`,
+    f.detail.standard && `${f.detail.standard} std`,
+    f.detail.minimal && `${f.detail.minimal} min`,
+    f.detail.cut && `${f.detail.cut} cut`,
+  ].filter(Boolean);
+  return `${f.included_items}/${f.total_items}: ${parts.join(', ')}${f.total_chunks > 1 ? ` (${f.total_chunks} chunks)` : ''}`;
 }
 
 /** The lossless format with the fewest tokens; a format that loses data cannot win. */

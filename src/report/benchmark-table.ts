@@ -15,11 +15,11 @@ export function benchmarkTable(result: BenchmarkResult, options: { color?: boole
 
   out.push(header(result));
   out.push('');
-  out.push(`Totals over ${result.datasets.length} datasets: ${tk}; change vs ${baseline} (same items, level and tokenizer); * = fewest tokens among lossless formats`);
+  out.push(`Totals over ${result.datasets.length} datasets: ${tk}; change vs ${baseline} (same items, level and tokenizer); pages at ${int(result.settings.budget)} tokens; * = fewest tokens among lossless formats`);
   const totals = new Table({ head: ['level', ...s.formats], style: { head: [], border: [] }, chars: COMPACT });
   for (const t of s.totals) {
     totals.push([t.level, ...t.cells.map((c) => {
-      const text = `${int(c.tokens)} ${pct(c.saving)}${c.lossyRows ? ` (${c.lossyRows} lossy)` : ''}`;
+      const text = `${int(c.tokens)} ${pct(c.saving)} ${int(c.pages)}p${c.lossyRows ? ` (${c.lossyRows} lossy)` : ''}`;
       return c.format === t.winner ? star(text) : text;
     })]);
   }
@@ -42,6 +42,14 @@ export function benchmarkTable(result: BenchmarkResult, options: { color?: boole
     }
   }
   out.push(detail.toString());
+
+  if (s.fit.length) {
+    out.push('');
+    out.push(`First response at ${int(result.settings.budget)} ${s.primary} tokens (devboy format's pipeline): items included, at which detail; only datasets that do not fit whole at full detail`);
+    const fit = new Table({ head: ['dataset', ...s.formats], style: { head: [], border: [], 'padding-left': 0, 'padding-right': 2 }, chars: BORDERLESS });
+    for (const f of s.fit) fit.push([clip(f.title, 48), ...s.formats.map((name) => f.cells.get(name) ?? '')]);
+    out.push(fit.toString());
+  }
 
   if (result.heuristic_bias.length) {
     out.push('');

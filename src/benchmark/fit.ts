@@ -1,0 +1,41 @@
+import { formatWithinBudget } from '../budget/format-within-budget.js';
+import { DataError } from '../errors.js';
+import type { Format } from '../formats/types.js';
+import type { Dataset } from '../providers/types.js';
+import type { Tokenizer } from '../tokens/types.js';
+import type { FitEntry } from './schema.js';
+
+/**
+ * What an agent gets in its first response at the budget: `devboy format`'s pipeline (strategy,
+ * mixed detail levels, cuts, chunk index) on the dataset's model items, counted with the real
+ * tokenizer through the benchmark's memoizing count.
+ */
+export function firstResponseFit(ds: Dataset, format: Format, tokenizer: Tokenizer, budget: number, count: (text: string) => number): FitEntry {
+  const base = { provider: ds.provider, project: ds.project, dataset: ds.kind, label: ds.label, format: format.name, tokenizer: tokenizer.name, budget, total_items: ds.result.items.length };
+  try {
+    const r = formatWithinBudget(
+      {
+        kind: ds.kind,
+        items: ds.result.items,
+        raw: ds.raw,
+        rawAligned: ds.raw.length === ds.result.items.length,
+        ...(ds.result.pagination ? { pagination: ds.result.pagination } : {}),
+        ...(ds.result.sort_info ? { sort: ds.result.sort_info } : {}),
+      },
+      { format, tokenizer, budget, count },
+    );
+    return {
+      ...base,
+      fits: true,
+      strategy: r.strategy,
+      included_items: r.metadata.included_items,
+      total_chunks: r.metadata.total_chunks,
+      truncated: r.metadata.truncated,
+      detail: r.detail,
+      tokens: r.metadata.estimated_tokens,
+    };
+  } catch (err) {
+    if (!(err instanceof DataError)) throw err;
+    return { ...base, fits: false, reason: err.message };
+  }
+}

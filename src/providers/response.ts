@@ -1,0 +1,136 @@
+import { DataError } from '../errors.js';
+import { isJsonObject, type JsonObject, type JsonValue } from '../json/types.js';
+import type { Pagination, SortInfo } from '../model/index.js';
+import { classifyGithub, githubSortInfo } from './github/endpoints.js';
+import { githubPagination } from './github/pagination.js';
+import { classifyGitlab, gitlabSortInfo } from './gitlab/endpoints.js';
+import { echoedParams, gitlabPagination } from './gitlab/pagination.js';
+import { classifyJira, jiraSortInfo } from './jira/endpoints.js';
+import { jiraOffsetPagination } from './jira/pagination.js';
+import { ShapeError } from './json-read.js';
+import { shapeOfList } from './response-shapes.js';
+import type { DatasetKind, EndpointCall, ModelItem, ProviderName } from './types.js';
+
+/** A response read for formatting: devboy's items, and the provider's own JSON beside them. */
+export interface ResponseItems {
+  kind: DatasetKind;
+  /** What it was recognised as, e.g. "GitHub pull request files". */
+  shape: string;
+  items: ModelItem[];
+  /** The provider's items as given (devboy items: the items themselves). */
+  raw: JsonValue[];
+  /** raw[i] is items[i] as sent (false for GitHub review threads, built from several comments). */
+  rawAligned: boolean;
+  pagination?: Pagination;
+  sort?: SortInfo;
+}
+
+/**
+ * What `devboy format` accepts, recognised from the value itself:
+ * - a recorded exchange (`{request: {url}, response: {headers, body}}`, the corpus format): the URL
+ *   names the endpoint, the headers and body give pagination and sort;
+ * - a provider response body: a JSON array of GitHub, GitLab or Jira items, Jira's `{issues}` or
+ *   `{comments}` envelopes, GitHub search's `{items}`, GitLab's `/changes` `{changes}`, or one item;
+ * - devboy items: a JSON array of model items, or `{items, pagination?, sort_info?}`.
+ * `kind` narrows the guess (and picks a Jira issue's embedded comments).
+ */
+export function readResponse(value: JsonValue, file: string, kind?: DatasetKind): ResponseItems {
+  try {
+    if (isJsonObject(value) && isJsonObject(value['request']) && isJsonObject(value['response'])) return fromExchange(value, file, kind);
+    return fromBody(value, undefined, file, kind);
+  } catch (err) {
+    if (err instanceof ShapeError) throw new DataError(err.message, { file });
+    throw err;
+  }
+}
+
+function fromExchange(exchange: JsonObject, file: string, kind?: DatasetKind): ResponseItems {
+  const request = exchange['request'] as JsonObject;
+  const response = exchange['response'] as JsonObject;
+  const url = typeof request['url'] === 'string' ? request['url'] : '';
+  const body = (response['body'] ?? null) as JsonValue;
+  const headers = isJsonObject(response['headers']) ? (response['headers'] as Record<string, string>) : {};
+  const status = response['status'];
+  if (typeof status === 'number' && (status < 200 || status > 299)) throw new DataError(`the recorded response is an error (HTTP ${status}), not a list to format`, { file });
+  const call = classify(url, kind);
+  // The recorded URL says what the body is; an endpoint devboy has no model for is not guessed at.
+  if (!call) throw new DataError(`not a list devboy models: ${String(request['method'] ?? 'GET')} ${pathOf(url)} (issues, pull/merge requests, diffs, comments, discussions)`, { file });
+  const browseBase = origin(url);
+  const read = fromBody(body, browseBase, file, kind ?? call.kind, call.endpoint === 'issue_comments');
+  const header = (name: string) => Object.entries(headers).find(([k]) => k.toLowerCase() === name)?.[1];
+  const envelope = isJsonObject(body) ? body : undefined;
+  let pagination: Pagination | undefined;
+  let sort: SortInfo | undefined;
+  if (call.provider === 'github' && !call.single) {
+    pagination = githubPagination([{ url, link: header('link'), count: Array.isArray(body) ? body.length : read.raw.length }], typeof envelope?.['total_count'] === 'number' ? envelope['total_count'] : undefined);
+    sort = githubSortInfo(call.endpoint, call.params);
+  } else if (call.provider === 'gitlab' && !call.single) {
+    const h = new Headers(Object.entries(headers).filter(([, v]) => typeof v === 'string'));
+    pagination = gitlabPagination([{ url, headers: h, count: read.raw.length }]);
+    sort = gitlabSortInfo(call.endpoint, call.params, echoedParams(h));
+  } else if (call.provider === 'jira') {
+    if (envelope && typeof envelope['startAt'] === 'number') {
+      const num = (k: string) => (typeof envelope[k] === 'number' ? (envelope[k] as number) : undefined);
+      pagination = jiraOffsetPagination([{ startAt: num('startAt')!, maxResults: num('maxResults'), total: num('total'), count: read.raw.length }], undefined);
+    }
+    sort = jiraSortInfo(call.endpoint, call.params);
+  }
+  return { ...read, ...(pagination ? { pagination } : {}), ...(sort ? { sort } : {}) };
+}
+
+function fromBody(body: JsonValue, browseBase: string | undefined, file: string, kind?: DatasetKind, embeddedComments = false): ResponseItems {
+  if (isJsonObject(body)) {
+    const jiraComments = isJsonObject(body['fields']) && isJsonObject((body['fields'] as JsonObject)['comment']) ? ((body['fields'] as JsonObject)['comment'] as JsonObject)['comments'] : undefined;
+    if ((kind === 'comments' || embeddedComments) && Array.isArray(jiraComments)) return fromList(jiraComments, browseBase, file, 'comments');
+    for (const field of ['items', 'issues', 'comments', 'changes', 'values']) {
+      const list = body[field];
+      if (!Array.isArray(list)) continue;
+      const read = fromList(list, browseBase, file, kind);
+      if (field === 'items' && read.shape.startsWith('devboy')) {
+        const pagination = isJsonObject(body['pagination']) ? (body['pagination'] as unknown as Pagination) : undefined;
+        const sort = isJsonObject(body['sort_info']) ? (body['sort_info'] as unknown as SortInfo) : undefined;
+        return { ...read, ...(pagination ? { pagination } : {}), ...(sort ? { sort } : {}) };
+      }
+      return read;
+    }
+    return fromList([body], browseBase, file, kind);
+  }
+  if (Array.isArray(body)) return fromList(body, browseBase, file, kind);
+  throw new DataError(`expected a provider response or devboy items (a JSON array or object), got ${body === null ? 'null' : typeof body}`, { file });
+}
+
+function fromList(list: JsonValue[], browseBase: string | undefined, file: string, kind?: DatasetKind): ResponseItems {
+  if (list.length === 0) return { kind: kind ?? 'issues', shape: 'an empty list', items: [], raw: [], rawAligned: true };
+  const { shape, mismatch } = shapeOfList(list, browseBase, kind);
+  const wanted = kind ? ` ${kind.replace('_', ' ')}` : '';
+  if (!shape) throw new DataError(`cannot tell what these items are: not GitHub, GitLab, Jira or devboy${wanted} items (see docs/budget.md; --type names the kind)`, { file });
+  if (mismatch !== undefined) throw new DataError(`item ${mismatch + 1} of the list is not like the first (${shape.name})`, { file });
+  return { kind: shape.kind, shape: shape.name, items: shape.normalize(list), raw: list, rawAligned: shape.aligned };
+}
+
+function pathOf(url: string): string {
+  try {
+    return new URL(url).pathname;
+  } catch {
+    return url;
+  }
+}
+
+function classify(url: string, kind?: DatasetKind): (EndpointCall & { provider: ProviderName }) | undefined {
+  if (url === '') return undefined;
+  const jira = classifyJira(url).filter((c) => kind === undefined || c.kind === kind);
+  if (jira.length > 0) return { ...jira[0]!, provider: 'jira' };
+  const gitlab = classifyGitlab(url);
+  if (gitlab) return { ...gitlab, provider: 'gitlab' };
+  const github = classifyGithub(url);
+  if (github) return { ...github, provider: 'github' };
+  return undefined;
+}
+
+function origin(url: string): string | undefined {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,195 @@
+import assert from 'node:assert/strict';
+import { before, describe, it } from 'node:test';
+import { formatWithinBudget } from '../src/budget/format-within-budget.js';
+import { chunkResponse, planChunks } from '../src/budget/plan-chunks.js';
+import { chunkSummary } from '../src/budget/chunks/summary.js';
+import { readingOrder, STRATEGIES } from '../src/budget/strategies/strategy.js';
+import { resolveStrategy } from '../src/budget/strategies/resolver.js';
+import { UsageError } from '../src/errors.js';
+import type { Format, FormatName } from '../src/formats/types.js';
+import type { JsonObject } from '../src/json/types.js';
+import type { Dataset } from '../src/providers/types.js';
+import { datasetAtLevel, LEVELS } from '../src/trim/levels.js';
+import { allFormats, budgetInput, corpusDatasets, datasetName, itemName, memoTokenizer, responseBody } from './helpers/budget.js';
+
+let datasets: Dataset[];
+let formats: Record<FormatName, Format>;
+let o200k: Awaited<ReturnType<typeof memoTokenizer>>;
+
+before(async () => {
+  datasets = await corpusDatasets();
+  formats = await allFormats();
+  o200k = await memoTokenizer('o200k_base');
+});
+
+describe('--chunk walks through every item exactly once', () => {
+  for (const [to, budget] of [['toon', 300], ['json-compact', 500], ['stc', 1000], ['gcf', 400]] as [FormatName, number][]) {
+    it(`${to}, ${budget} o200k_base tokens: chunks 1..N of every corpus dataset hold every item once, in reading order`, () => {
+      let walked = 0;
+      for (const d of datasets) {
+        const first = formatWithinBudget(budgetInput(d), { format: formats[to], tokenizer: o200k.tokenizer, count: o200k.count, budget });
+        const total = first.metadata.total_chunks;
+        if (total === 1) continue;
+        walked++;
+        const strategy = resolveStrategy(d.kind).strategy;
+        const order = readingOrder(STRATEGIES[strategy].itemValues(d.result.items, d.kind));
+        const seen: number[] = [];
+        for (let n = 1; n <= total; n++) {
+          const r = n === 1 ? first : formatWithinBudget(budgetInput(d), { format: formats[to], tokenizer: o200k.tokenizer, count: o200k.count, budget, chunk: n });
+          const where = `${datasetName(d)} chunk ${n}/${total}`;
+          assert.equal(r.metadata.chunk_number, n);
+          assert.equal(r.metadata.total_chunks, total, `${where}: every chunk reports the same number of chunks`);
+          assert.ok(o200k.tokenizer.count(r.content) <= budget, where);
+          assert.match(r.content, new RegExp(`^chunk ${n} \\(offset=${seen.length}, limit=${r.included.length}\\).* << this response$`, 'm'), `${where}: the index marks this chunk`);
+          if (to !== 'gcf') {
+            // The names in the content itself, not only what the pipeline says it included.
+            const names = (formats[to].decode(responseBody(r.content)) as JsonObject[]).map(itemName);
+            assert.deepEqual(names, r.included.map((i) => itemName(d.result.items[i]!)), where);
+          }
+          seen.push(...r.included);
+        }
+        assert.deepEqual(seen, order, `${datasetName(d)}: the walk is the reading order, each item once`);
+      }
+      assert.ok(walked >= 4, `${walked} datasets needed more than one chunk`);
+    });
+  }
+
+  it('at 150 tokens the index shrinks to this chunk and the next, and the walk still covers every issue once', () => {
+    const d = datasets.find((x) => x.project === 'ALOY' && x.kind === 'issues' && x.result.items.length === 150)!;
+    const run = (chunk: number) => formatWithinBudget(budgetInput(d), { format: formats.toon, tokenizer: o200k.tokenizer, count: o200k.count, budget: 150, chunk });
+    const first = run(1);
+    assert.equal(first.indexForm, 'brief');
+    const seen: number[] = [];
+    for (let n = 1; n <= first.metadata.total_chunks; n++) {
+      const r = n === 1 ? first : run(n);
+      assert.ok(o200k.tokenizer.count(r.content) <= 150);
+      assert.match(r.content, n < first.metadata.total_chunks ? new RegExp(`\nnext: chunk ${n + 1} \\(offset=\\d+, limit=\\d+\\)\n`) : /<< this response\n\[\/chunks\]/);
+      seen.push(...r.included);
+    }
+    assert.deepEqual(seen, d.result.items.map((_, i) => i));
+  });
+
+  it('asking for a chunk that does not exist is a usage error', () => {
+    const d = datasets.find((x) => x.kind === 'issues' && x.result.items.length > 50)!;
+    const r = formatWithinBudget(budgetInput(d), { format: formats.toon, tokenizer: o200k.tokenizer, count: o200k.count, budget: 500 });
+    assert.throws(
+      () => formatWithinBudget(budgetInput(d), { format: formats.toon, tokenizer: o200k.tokenizer, count: o200k.count, budget: 500, chunk: r.metadata.total_chunks + 1 }),
+      (err: unknown) => err instanceof UsageError && err.exitCode === 2 && /no chunk/.test(err.message),
+    );
+  });
+
+  it('summaries in the index say what each chunk holds: key ranges and states', () => {
+    const issues = datasets.find((x) => x.kind === 'issues' && x.result.items.length === 83)!;
+    const r = formatWithinBudget(budgetInput(issues), { format: formats.toon, tokenizer: o200k.tokenizer, count: o200k.count, budget: 600 });
+    assert.equal(r.indexForm, 'detailed');
+    const entries = [...r.content.matchAll(/^chunk (\d+) \(offset=(\d+), limit=(\d+)\): (gh#\d+)…(gh#\d+): (.*?)( << this response)?$/gm)];
+    assert.equal(entries.length, r.metadata.total_chunks);
+    for (const e of entries) {
+      const offset = Number(e[2]);
+      const limit = Number(e[3]);
+      const chunk = issues.result.items.slice(offset, offset + limit) as { key: string; state: string }[];
+      assert.equal(e[4], chunk[0]!.key);
+      assert.equal(e[5], chunk.at(-1)!.key);
+      const closed = chunk.filter((i) => i.state === 'closed').length;
+      assert.match(e[6]!, new RegExp(`\\b${closed} closed`));
+    }
+  });
+
+  it('diff summaries group paths by directory and add up +/- (real PR files)', () => {
+    const diffs = datasets.find((x) => x.label.includes('/pulls/2471/files'))!;
+    const text = chunkSummary('diffs', diffs.result.items);
+    assert.match(text, /github-graphql\/\* \(3\)/);
+    const files = diffs.result.items as { additions: number; deletions: number }[];
+    const plus = files.reduce((n, f) => n + f.additions, 0);
+    const minus = files.reduce((n, f) => n + f.deletions, 0);
+    assert.ok(text.endsWith(`; +${plus}/-${minus}`));
+  });
+});
+
+describe('planChunks: the pages column', () => {
+  it('returns 1 without packing when the whole encoding fits, and counts it once', () => {
+    const d = datasets.find((x) => x.kind === 'diffs')!;
+    const counted: string[] = [];
+    const plan = planChunks(d.result.items, { kind: d.kind, format: formats.toon, tokenizer: o200k.tokenizer, budget: 100_000, level: 'full', count: (t) => (counted.push(t), o200k.count(t)) });
+    assert.equal(plan.total_chunks, 1);
+    assert.equal(plan.fits_whole, true);
+    assert.equal(counted.length, 1);
+  });
+
+  for (const budget of [500, 2000, 8000]) {
+    it(`every chunk's response is within ${budget} o200k_base tokens and the chunks tile the list, at every level and in every format`, () => {
+      let chunked = 0;
+      let countedTokens = 0;
+      let wholeTokens = 0;
+      for (const d of datasets) {
+        for (const level of LEVELS) {
+          const items = datasetAtLevel(d, level);
+          for (const format of Object.values(formats)) {
+            const options = { kind: d.kind, format, tokenizer: o200k.tokenizer, budget, level: 'raw' as const, models: d.result.items, count: o200k.count };
+            const distinct = new Map<string, number>();
+            const plan = planChunks(items, { ...options, count: (t) => (distinct.has(t) || distinct.set(t, o200k.count(t)), distinct.get(t)!) });
+            const where = `${datasetName(d)} ${level} ${format.name}`;
+            let next = 0;
+            for (const c of plan.chunks) {
+              assert.equal(c.offset, next, where);
+              assert.ok(c.limit >= 1, where);
+              next += c.limit;
+            }
+            assert.equal(next, items.length, where);
+            if (plan.fits_whole) {
+              assert.equal(distinct.size, 1, `${where}: fits, counted once`);
+              continue;
+            }
+            chunked++;
+            const whole = o200k.count(format.encode(items));
+            const counted = [...distinct.values()].reduce((a, b) => a + b, 0);
+            // Cheap by contract: no re-encoding per item, about one count per chunk.
+            assert.ok(counted <= 6 * whole + 10 * budget, `${where}: counted ${counted} tokens for a ${whole}-token list`);
+            countedTokens += counted;
+            wholeTokens += whole;
+            plan.chunks.forEach((c, k) => {
+              if (plan.oversized.includes(c.offset)) return; // an item too large for any response, counted in parts
+              const text = chunkResponse(items, options, plan, k);
+              assert.ok(o200k.tokenizer.count(text) <= budget, `${where} chunk ${k + 1}`);
+            });
+            const oversizedParts = plan.total_chunks - plan.chunks.length;
+            assert.ok(oversizedParts >= 0 && (plan.oversized_items > 0 || oversizedParts === 0), where);
+          }
+        }
+      }
+      assert.ok(chunked > 50, `${chunked} plans needed chunks`);
+      assert.ok(countedTokens <= 2.6 * wholeTokens, `all plans together counted ${(countedTokens / wholeTokens).toFixed(2)}x the tokens of the lists they split`);
+    });
+  }
+
+  it('cl100k_base and heuristic: every chunk response of every third dataset is within 2,000 tokens under that tokenizer', async () => {
+    for (const name of ['cl100k_base', 'heuristic'] as const) {
+      const t = await memoTokenizer(name);
+      for (const d of datasets.filter((_, i) => i % 3 === 0)) {
+        for (const level of LEVELS) {
+          const items = datasetAtLevel(d, level);
+          for (const format of Object.values(formats)) {
+            const options = { kind: d.kind, format, tokenizer: t.tokenizer, budget: 2000, level: 'raw' as const, models: d.result.items, count: t.count };
+            const plan = planChunks(items, options);
+            assert.equal(plan.tokenizer, name);
+            plan.chunks.forEach((c, k) => {
+              if (plan.oversized.includes(c.offset)) return;
+              assert.ok(t.tokenizer.count(chunkResponse(items, options, plan, k)) <= 2000, `${datasetName(d)} ${level} ${format.name} chunk ${k + 1} (${name})`);
+            });
+          }
+        }
+      }
+    }
+  });
+
+  it('a tighter budget never needs fewer pages', () => {
+    const d = datasets.find((x) => x.kind === 'issues' && x.result.items.length > 100)!;
+    let previous = 0;
+    for (const budget of [16000, 8000, 4000, 2000, 1000, 500]) {
+      const plan = planChunks(d.result.items, { kind: d.kind, format: formats.toon, tokenizer: o200k.tokenizer, budget, level: 'standard', count: o200k.count });
+      assert.ok(plan.total_chunks >= previous, `${budget}: ${plan.total_chunks} < ${previous}`);
+      previous = plan.total_chunks;
+    }
+    assert.ok(previous > 10);
+  });
+});

@@ -1,0 +1,154 @@
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { before, describe, it } from 'node:test';
+import { formatInput } from '../src/budget/format-input.js';
+import { formatWithinBudget } from '../src/budget/format-within-budget.js';
+import { DataError } from '../src/errors.js';
+import type { Format, FormatName } from '../src/formats/types.js';
+import { FORMAT_METADATA_FIELDS } from '../src/metadata/format-metadata.js';
+import { readResponse } from '../src/providers/response.js';
+import type { Dataset } from '../src/providers/types.js';
+import type { TokenizerName } from '../src/tokens/types.js';
+import { allFormats, budgetInput, corpusDatasets, datasetName, memoTokenizer, responseBody } from './helpers/budget.js';
+import { CORPUS_DIR } from './helpers/recordings.js';
+
+const BUDGETS = [300, 500, 1000, 2000, 4000, 8000];
+const LOSSLESS: FormatName[] = ['json', 'json-compact', 'toon', 'stc'];
+
+let datasets: Dataset[];
+let formats: Record<FormatName, Format>;
+
+before(async () => {
+  datasets = await corpusDatasets();
+  formats = await allFormats();
+});
+
+/** Run the pipeline and check what every response must be; returns how many were chunked. */
+async function checkGrid(tokenizerName: TokenizerName, sets: Dataset[], budgets: number[]): Promise<{ runs: number; chunked: number; trimmed: number }> {
+  const { tokenizer, count } = await memoTokenizer(tokenizerName);
+  let runs = 0;
+  let chunked = 0;
+  let trimmed = 0;
+  for (const d of sets) {
+    for (const format of Object.values(formats)) {
+      for (const budget of budgets) {
+        const where = `${datasetName(d)} as ${format.name} in ${budget} ${tokenizerName} tokens`;
+        const r = formatWithinBudget(budgetInput(d), { format, tokenizer, count, budget });
+        runs++;
+        const real = tokenizer.count(r.content);
+        assert.ok(real <= budget, `${where}: ${real} tokens`);
+        const m = r.metadata;
+        assert.deepEqual(Object.keys(m), [...FORMAT_METADATA_FIELDS], where);
+        assert.equal(m.estimated_tokens, real, where);
+        assert.equal(m.tokenizer, tokenizerName);
+        assert.equal(m.format, format.name);
+        assert.equal(m.total_items, d.result.items.length, where);
+        assert.equal(m.included_items, r.included.length, where);
+        assert.equal(m.output_chars, Buffer.byteLength(r.content), where);
+        assert.equal(m.chunked, m.total_chunks > 1, where);
+        assert.equal(new Set(r.included).size, r.included.length, `${where}: an item twice`);
+        if (m.chunked) {
+          chunked++;
+          assert.match(r.content, /\n\n\[chunks\] \d+\/\d+ .* in \d+ chunks[^\n]*\n/, where);
+          assert.match(r.content, /^chunk 1 \(offset=0, limit=\d+\).* << this response$/m, where);
+          assert.match(r.content, /\n\[\/chunks\]\n/, where);
+        }
+        if (m.truncated) trimmed++;
+        else assert.equal(m.pre_trim_chars, m.output_chars, where);
+        if (LOSSLESS.includes(format.name)) {
+          const body = format.decode(responseBody(r.content));
+          assert.ok(Array.isArray(body) && body.length === r.included.length, `${where}: the body decodes to the included items`);
+        }
+      }
+    }
+  }
+  return { runs, chunked, trimmed };
+}
+
+describe('every response is within budget under the tokenizer it was given (corpus)', () => {
+  it('o200k_base: every list dataset, every format, budgets 300 to 8000', async () => {
+    const { runs, chunked, trimmed } = await checkGrid('o200k_base', datasets, BUDGETS);
+    assert.equal(runs, datasets.length * 5 * BUDGETS.length);
+    assert.ok(chunked > 100 && trimmed > chunked, `${chunked} chunked and ${trimmed} trimmed responses: the grid exercises the pipeline`);
+  });
+
+  it('cl100k_base: every third dataset, every format, three budgets', async () => {
+    await checkGrid('cl100k_base', datasets.filter((_, i) => i % 3 === 0), [300, 1000, 4000]);
+  });
+
+  it('heuristic: every third dataset, every format, three budgets (an estimate, and labelled so)', async () => {
+    const { tokenizer } = await memoTokenizer('heuristic');
+    assert.equal(tokenizer.estimate, true);
+    await checkGrid('heuristic', datasets.filter((_, i) => i % 3 === 1), [300, 1000, 4000]);
+  });
+
+  it('raw list bodies through devboy format: every recorded list the corpus answers with, every format', async () => {
+    const manifest = (await readFile(join(CORPUS_DIR, 'MANIFEST.tsv'), 'utf8')).trim().split('\n').slice(1);
+    const { tokenizer, count } = await memoTokenizer('o200k_base');
+    let lists = 0;
+    for (const line of manifest) {
+      const [file, , , method, , status] = line.split('\t');
+      if (method !== 'GET' || !status!.startsWith('2')) continue;
+      const text = await readFile(join(CORPUS_DIR, file!), 'utf8');
+      let read;
+      try {
+        read = readResponse(JSON.parse(text), file!);
+      } catch (err) {
+        assert.ok(err instanceof DataError && /not a list devboy models|cannot tell/.test(err.message), `${file}: ${(err as Error).message}`);
+        continue;
+      }
+      if (read.items.length < 2) continue;
+      lists++;
+      // The body alone, as a tool would receive it.
+      const body = JSON.stringify((JSON.parse(text) as { response: { body: unknown } }).response.body);
+      for (const to of Object.keys(formats) as FormatName[]) {
+        for (const budget of [300, 1000, 4000]) {
+          for (const input of [{ name: file!, text }, { name: `${file} (body)`, text: body }]) {
+            const out = await formatInput({ input, to, tokenizer: 'o200k_base', budget, count });
+            assert.ok(tokenizer.count(out.content) <= budget, `${input.name} as ${to} in ${budget}`);
+            assert.equal(out.metadata.total_items, read.items.length);
+          }
+        }
+      }
+    }
+    assert.ok(lists >= 40, `${lists} recorded lists`);
+  });
+
+  it('when not even one item fits, it says so with a DataError and returns nothing', async () => {
+    const { tokenizer } = await memoTokenizer('o200k_base');
+    const d = datasets.find((x) => x.kind === 'issues' && x.result.items.length > 10)!;
+    assert.throws(
+      () => formatWithinBudget(budgetInput(d), { format: formats.toon, tokenizer, budget: 25 }),
+      (err: unknown) => err instanceof DataError && err.exitCode === 1 && /nothing fits in 25 o200k_base tokens/.test(err.message),
+    );
+  });
+
+  it('the savings baseline is the included items as the provider sent them (GitHub threads: their review comments)', async () => {
+    const file = 'github/octokit__octokit.rb/024_GET_repos_octokit_octokit_rb_pulls_comments.json';
+    const text = await readFile(join(CORPUS_DIR, file), 'utf8');
+    const { tokenizer, count } = await memoTokenizer('o200k_base');
+    const out = await formatInput({ input: { name: file, text }, to: 'toon', tokenizer: 'o200k_base', budget: 400, count });
+    assert.equal(out.kind, 'discussions');
+    assert.ok(out.metadata.chunked && out.included.length < out.metadata.total_items!);
+    const raw = (JSON.parse(text) as { response: { body: { id: number }[] } }).response.body;
+    const threads = readResponse(JSON.parse(text), file).items as { comments: { id: string }[] }[];
+    assert.equal(readResponse(JSON.parse(text), file).rawAligned, false);
+    const ids = new Set(out.included.flatMap((i) => threads[i]!.comments.map((c) => c.id)));
+    const baseline = tokenizer.count(JSON.stringify(raw.filter((c) => ids.has(String(c.id)))));
+    assert.equal(out.metadata.baseline, 'json_compact');
+    assert.ok(Math.abs(out.metadata.encoder_savings_pct - (1 - out.metadata.estimated_tokens / baseline)) < 1e-12);
+    assert.equal(out.metadata.combined_savings_pct, out.metadata.encoder_savings_pct);
+    assert.equal(out.metadata.dedup_savings_pct, 0);
+  });
+
+  it('without a budget, or when everything fits, the output is the plain encoding of every item at full detail', async () => {
+    const { tokenizer } = await memoTokenizer('o200k_base');
+    const d = datasets.find((x) => x.kind === 'diffs')!;
+    const r = formatWithinBudget(budgetInput(d), { format: formats['json-compact'], tokenizer });
+    assert.equal(r.content, JSON.stringify(d.result.items));
+    assert.equal(r.metadata.truncated, false);
+    assert.equal(r.metadata.total_chunks, 1);
+    assert.ok(r.metadata.encoder_savings_pct > 0, 'normalized items are smaller than the provider JSON');
+  });
+});
