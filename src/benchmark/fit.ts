@@ -1,4 +1,4 @@
-import { formatWithinBudget } from '../budget/format-within-budget.js';
+import { datasetBudgetInput, formatWithinBudget } from '../budget/format-within-budget.js';
 import { DataError } from '../errors.js';
 import type { Format } from '../formats/types.js';
 import type { Dataset } from '../providers/types.js';
@@ -13,17 +13,7 @@ import type { FitEntry } from './schema.js';
 export function firstResponseFit(ds: Dataset, format: Format, tokenizer: Tokenizer, budget: number, count: (text: string) => number): FitEntry {
   const base = { provider: ds.provider, project: ds.project, dataset: ds.kind, label: ds.label, format: format.name, tokenizer: tokenizer.name, budget, total_items: ds.result.items.length };
   try {
-    const r = formatWithinBudget(
-      {
-        kind: ds.kind,
-        items: ds.result.items,
-        raw: ds.raw,
-        rawAligned: ds.raw.length === ds.result.items.length,
-        ...(ds.result.pagination ? { pagination: ds.result.pagination } : {}),
-        ...(ds.result.sort_info ? { sort: ds.result.sort_info } : {}),
-      },
-      { format, tokenizer, budget, count },
-    );
+    const r = formatWithinBudget(datasetBudgetInput(ds), { format, tokenizer, budget, count });
     return {
       ...base,
       fits: true,

@@ -3,7 +3,7 @@ import type { Format } from '../formats/types.js';
 import type { JsonValue } from '../json/types.js';
 import type { FormatMetadata, SavingsBaseline } from '../metadata/format-metadata.js';
 import type { Pagination, SortInfo } from '../model/index.js';
-import type { DatasetKind, ModelItem } from '../providers/types.js';
+import type { Dataset, DatasetKind, ModelItem } from '../providers/types.js';
 import type { Tokenizer } from '../tokens/types.js';
 import { itemAtLevel } from '../trim/levels.js';
 import type { AlgorithmName } from './algorithms/choose.js';
@@ -26,6 +26,18 @@ export interface BudgetInput {
   rawAligned?: boolean;
   pagination?: Pagination;
   sort?: SortInfo;
+}
+
+/** A dataset as the pipeline's input: its model items, with the provider's raw items for the baseline. */
+export function datasetBudgetInput(d: Dataset): BudgetInput {
+  return {
+    kind: d.kind,
+    items: d.result.items,
+    raw: d.raw,
+    rawAligned: d.raw.length === d.result.items.length,
+    ...(d.result.pagination ? { pagination: d.result.pagination } : {}),
+    ...(d.result.sort_info ? { sort: d.result.sort_info } : {}),
+  };
 }
 
 export interface BudgetOptions {

@@ -5,7 +5,6 @@ import { loadTokenizer } from '../../src/tokens/registry.js';
 import type { Tokenizer, TokenizerName } from '../../src/tokens/types.js';
 import { loadCorpusDatasets } from '../../src/providers/load.js';
 import type { Dataset } from '../../src/providers/types.js';
-import type { BudgetInput } from '../../src/budget/format-within-budget.js';
 import { corpusDir } from './paths.js';
 
 let datasets: Promise<Dataset[]> | undefined;
@@ -39,16 +38,7 @@ export async function memoTokenizer(name: TokenizerName): Promise<{ tokenizer: T
   };
 }
 
-export function budgetInput(d: Dataset): BudgetInput {
-  return {
-    kind: d.kind,
-    items: d.result.items,
-    raw: d.raw,
-    rawAligned: d.raw.length === d.result.items.length,
-    ...(d.result.pagination ? { pagination: d.result.pagination } : {}),
-    ...(d.result.sort_info ? { sort: d.result.sort_info } : {}),
-  };
-}
+export { datasetBudgetInput as budgetInput } from '../../src/budget/format-within-budget.js';
 
 /** How a model item is named in a response: its key, id or path. */
 export function itemName(item: object): string {
