@@ -160,3 +160,37 @@ describe('devboy benchmark --session: a real dedup column', () => {
     }
   });
 });
+
+describe('devboy benchmark --provider (live mode, against a local server that plays the GitHub API)', () => {
+  it('reads through Octokit with GITHUB_TOKEN, measures, and never shows the token', async () => {
+    const { GITHUB_TOKEN, startGithubLive } = await import('./helpers/live-apis.js');
+    const live = await startGithubLive();
+    try {
+      const r = await runCli(['benchmark', '--provider', 'github', '--owner', 'acme', '--repo', 'widgets', '--limit', '5', '--runs', '1', '--json'], {
+        env: { GITHUB_TOKEN, GITHUB_API_URL: live.url, DEVBOY_CORPUS: '' },
+      });
+      assert.equal(r.code, 0, r.stderr);
+      assert.ok(!r.stdout.includes(GITHUB_TOKEN) && !r.stderr.includes(GITHUB_TOKEN));
+      const doc: BenchmarkResult = JSON.parse(r.stdout);
+      assert.deepEqual(doc.source, { kind: 'live', provider: 'github', target: 'acme__widgets' });
+      assert.ok(doc.datasets.some((d) => d.dataset === 'merge_requests' && d.items === 5));
+      assert.equal(doc.rows.length, doc.datasets.length * 4 * 5 * 2);
+    } finally {
+      await live.close();
+    }
+  });
+
+  it('without credentials: exit 1, one line naming the variable to set', async () => {
+    const { startGithubLive } = await import('./helpers/live-apis.js');
+    const live = await startGithubLive();
+    try {
+      const r = await runCli(['benchmark', '--provider', 'github', '--owner', 'acme', '--repo', 'widgets'], { env: { GITHUB_TOKEN: 'ghp_wrongTOKENvalue000', GITHUB_API_URL: live.url, DEVBOY_CORPUS: '' } });
+      assert.equal(r.code, 1);
+      assert.equal(r.stderr.trim().split('\n').length, 1);
+      assert.match(r.stderr, /set GITHUB_TOKEN/);
+      assert.ok(!r.stderr.includes('ghp_wrongTOKENvalue000'));
+    } finally {
+      await live.close();
+    }
+  });
+});

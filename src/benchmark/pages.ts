@@ -6,8 +6,9 @@ import type { Tokenizer } from '../tokens/types.js';
 
 export interface PagesInput {
   dataset: Dataset;
-  /** The items at the row's level, as encoded for the row. */
+  /** The items at the row's level, and their encoding in `format` (the row's text). */
   items: JsonValue[];
+  text: string;
   /** Whether items[i] is dataset.result.items[i] (not so for raw GitHub review comments vs threads). */
   aligned: boolean;
   budget: number;
@@ -31,5 +32,6 @@ export function pagesAtBudget(input: PagesInput): number {
     level: 'raw',
     ...(input.aligned ? { models: input.dataset.result.items } : {}),
     count: input.count,
+    wholeText: input.text,
   }).total_chunks;
 }

@@ -77,7 +77,7 @@ export async function runBenchmark(
         for (const name of options.formats) {
           const e = encoded.get(name)!;
           const tokens = cache.count(e.text);
-          const pages = pagesAtBudget({ dataset: ds, items: value as JsonValue[], aligned, budget: options.budget, format: e.format, tokenizer: tk, count: cache.count });
+          const pages = pagesAtBudget({ dataset: ds, items: value as JsonValue[], text: e.text, aligned, budget: options.budget, format: e.format, tokenizer: tk, count: cache.count });
           const vs = Object.fromEntries(SAVINGS_BASELINES.map((b) => [b, savingAgainst(tokens, baselineTokens[b])])) as Record<SavingsBaseline, number>;
           const encoder = vs[options.savingsBaseline];
           const dedup = options.session?.dedup[name]?.[tk.name] ?? 0;

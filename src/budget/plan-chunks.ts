@@ -21,6 +21,8 @@ export interface PlanChunksOptions {
   count?: (text: string) => number;
   /** The line telling the agent how to ask for a chunk. */
   hint?: string;
+  /** `format.encode` of the whole list, when the caller has it already (the benchmark does). */
+  wholeText?: string;
 }
 
 export interface ChunkPlan {
@@ -48,7 +50,7 @@ export function planChunks(items: readonly JsonValue[] | readonly ModelItem[], o
   const { values, spec } = prepare(items, options);
   const base = { budget: options.budget, tokenizer: options.tokenizer.name };
   const encodeRange = (from: number, to: number) => options.format.encode(values.slice(from, to));
-  const wholeTokens = count(encodeRange(0, values.length));
+  const wholeTokens = count(options.wholeText ?? encodeRange(0, values.length));
   if (wholeTokens <= options.budget || values.length === 0) {
     return { ...base, total_chunks: 1, chunks: [{ offset: 0, limit: values.length }], fits_whole: true, oversized_items: 0, oversized: [], index_form: null };
   }
