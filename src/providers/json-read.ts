@@ -67,3 +67,10 @@ export function compact<T extends object>(value: T): T {
   for (const [k, v] of Object.entries(value)) if (v !== undefined) out[k] = v;
   return out as T;
 }
+
+/** Label names: GitHub and GitLab send strings, or objects with a `name` (GitLab with `with_labels_details=true`). */
+export function labelNames(o: JsonObject): string[] {
+  return optArray(o, 'labels')
+    .map((l) => (typeof l === 'string' ? l : optString(l as JsonObject, 'name')))
+    .filter((l): l is string => l !== undefined);
+}

@@ -9,7 +9,7 @@ export function benchmarkMarkdown(result: BenchmarkResult): string {
   const tk = s.primary === 'heuristic' ? 'heuristic tokens (an estimate)' : `${s.primary} tokens`;
   const out: string[] = ['## devboy benchmark', '', ...header(result).split('\n').map((l) => `- ${esc(l)}`), ''];
 
-  out.push(`### Totals (${tk}; change vs ${baseline}; **bold** = fewest tokens among lossless formats)`, '');
+  out.push(`### Totals (${tk}; change vs ${baseline}; pages at ${int(result.settings.budget)} ${s.primary} tokens; **bold** = fewest tokens among lossless formats)`, '');
   out.push(row(['level', ...s.formats]), row(['---', ...s.formats.map(() => '---:')]));
   for (const t of s.totals) {
     out.push(row([t.level, ...t.cells.map((c) => {

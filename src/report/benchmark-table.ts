@@ -15,7 +15,7 @@ export function benchmarkTable(result: BenchmarkResult, options: { color?: boole
 
   out.push(header(result));
   out.push('');
-  out.push(`Totals over ${result.datasets.length} datasets: ${tk}; change vs ${baseline} (same items, level and tokenizer); pages at ${int(result.settings.budget)} tokens; * = fewest tokens among lossless formats`);
+  out.push(`Totals over ${result.datasets.length} datasets: ${tk}; change vs ${baseline} (same items, level and tokenizer); pages at ${int(result.settings.budget)} ${s.primary} tokens; * = fewest tokens among lossless formats`);
   const totals = new Table({ head: ['level', ...s.formats], style: { head: [], border: [] }, chars: COMPACT });
   for (const t of s.totals) {
     totals.push([t.level, ...t.cells.map((c) => {

@@ -1,7 +1,7 @@
 import type { JsonObject, JsonValue } from '../../json/types.js';
 import type { CodePosition, Comment, Discussion, FileDiff, Issue, MergeRequest, User } from '../../model/index.js';
 import { lastLineOfHunk } from '../diff-hunk.js';
-import { asObject, bool, compact, optArray, optNumber, optObject, optString, reqString } from '../json-read.js';
+import { asObject, bool, compact, labelNames, optArray, optNumber, optObject, optString, reqString } from '../json-read.js';
 
 /** GitHub REST payloads (v3 media type, as recorded since 2013) → devboy's model. */
 
@@ -24,12 +24,6 @@ function assigneesOf(o: JsonObject): User[] {
   return single ? [single] : [];
 }
 
-function labelsOf(o: JsonObject): string[] {
-  return optArray(o, 'labels')
-    .map((l) => (typeof l === 'string' ? l : optString(l as JsonObject, 'name')))
-    .filter((l): l is string => l !== undefined);
-}
-
 /** The issues endpoints also list pull requests; those carry a `pull_request` key. */
 export function isPullRequestItem(value: JsonValue): boolean {
   return typeof value === 'object' && value !== null && !Array.isArray(value) && 'pull_request' in value;
@@ -43,7 +37,7 @@ export function githubIssue(value: JsonValue): Issue {
     description: optString(o, 'body'),
     state: optString(o, 'state') ?? 'open',
     source: 'github',
-    labels: labelsOf(o),
+    labels: labelNames(o),
     author: githubUser(o['user']),
     assignees: assigneesOf(o),
     url: optString(o, 'html_url'),
@@ -66,7 +60,7 @@ export function githubPull(value: JsonValue): MergeRequest {
     author: githubUser(o['user']),
     assignees: assigneesOf(o),
     reviewers: users(optArray(o, 'requested_reviewers')),
-    labels: labelsOf(o),
+    labels: labelNames(o),
     draft: bool(o, 'draft'),
     url: optString(o, 'html_url'),
     created_at: optString(o, 'created_at'),

@@ -1,6 +1,6 @@
 import type { JsonObject, JsonValue } from '../../json/types.js';
 import type { CodePosition, Comment, Discussion, FileDiff, Issue, MergeRequest, User } from '../../model/index.js';
-import { asObject, bool, compact, optArray, optNumber, optString, reqString } from '../json-read.js';
+import { asObject, bool, compact, labelNames, optArray, optNumber, optString, reqString } from '../json-read.js';
 
 /**
  * GitLab payloads → devboy's model. Both body shapes occur in real recordings: API v4, and the
@@ -25,13 +25,6 @@ function assigneesOf(o: JsonObject): User[] {
   return single ? [single] : [];
 }
 
-/** Labels are strings, or objects with `with_labels_details=true`. */
-function labelsOf(o: JsonObject): string[] {
-  return optArray(o, 'labels')
-    .map((l) => (typeof l === 'string' ? l : optString(l as JsonObject, 'name')))
-    .filter((l): l is string => l !== undefined);
-}
-
 /** `opened` (v4) and `reopened` (v3) are the same state as GitHub's `open`. */
 function stateOf(o: JsonObject): string {
   const state = optString(o, 'state') ?? 'opened';
@@ -46,7 +39,7 @@ export function gitlabIssue(value: JsonValue): Issue {
     description: optString(o, 'description'),
     state: stateOf(o),
     source: 'gitlab',
-    labels: labelsOf(o),
+    labels: labelNames(o),
     author: gitlabUser(o['author']),
     assignees: assigneesOf(o),
     url: optString(o, 'web_url'),
@@ -68,7 +61,7 @@ export function gitlabMergeRequest(value: JsonValue): MergeRequest {
     author: gitlabUser(o['author']),
     assignees: assigneesOf(o),
     reviewers: users(optArray(o, 'reviewers')),
-    labels: labelsOf(o),
+    labels: labelNames(o),
     draft: 'draft' in o ? bool(o, 'draft') : bool(o, 'work_in_progress'),
     url: optString(o, 'web_url'),
     created_at: optString(o, 'created_at'),
