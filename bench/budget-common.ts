@@ -1,11 +1,9 @@
 import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { EMBEDDED_CORPUS } from '../src/replay/embedded-corpus.js';
 
-/** The recorded corpus: DEVBOY_CORPUS, else ../shared/corpus beside the repository (as the tests find it). */
+/** The recorded corpus: DEVBOY_CORPUS, else the embedded one. */
 export function corpusPath(): string {
-  const root = resolve(fileURLToPath(new URL('.', import.meta.url)), '..', '..');
-  const dir = process.env.DEVBOY_CORPUS ?? resolve(root, '..', 'shared', 'corpus');
+  const dir = process.env.DEVBOY_CORPUS || EMBEDDED_CORPUS;
   if (!existsSync(dir)) throw new Error(`corpus not found at ${dir} (set DEVBOY_CORPUS)`);
   return dir;
 }

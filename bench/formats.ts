@@ -2,6 +2,7 @@ import { FORMAT_NAMES, loadFormat } from '../src/formats/registry.js';
 import type { JsonValue } from '../src/json/types.js';
 import { timeSync } from '../src/benchmark/timing.js';
 import { readCorpus } from '../src/replay/corpus.js';
+import { corpusPath } from './budget-common.js';
 import type { BenchContext, BenchOutcome, BenchSection } from './section.js';
 
 interface Throughput {
@@ -23,7 +24,7 @@ export const formatsSection: BenchSection = {
   name: 'formats',
   description: 'encode/decode throughput of each format, as a ratio to JSON.stringify/JSON.parse in the same run',
   async run(ctx: BenchContext): Promise<BenchOutcome> {
-    const corpus = ctx.options.get('corpus') ?? process.env.DEVBOY_CORPUS ?? '../shared/corpus';
+    const corpus = ctx.options.get('corpus') ?? corpusPath();
     const runs = Number(ctx.options.get('runs') ?? 7);
     const bodies = (await readCorpus(corpus)).flatMap((p) => p.entries.map((e) => ({ file: e.file, body: e.exchange.response.body })));
     const largest = bodies.reduce((a, b) => (JSON.stringify(b.body).length > JSON.stringify(a.body).length ? b : a));

@@ -13,8 +13,8 @@ import { LEVELS } from '../src/trim/levels.js';
 export default class Benchmark extends DevboyCommand {
   static override summary = 'Measure tokens, bytes, pages, speed and round trips of every dataset, level and format.';
 
-  static override description = `Reads issues, pull/merge requests, diffs, comments and discussions (replayed from --corpus, or
-live from --provider), and for each dataset, level (raw, full, standard, minimal) and format (json,
+  static override description = `Reads issues, pull/merge requests, diffs, comments and discussions (replayed from the corpus
+embedded in devboy by default, or from --corpus DIR; live with --provider, or --owner/--repo for GitHub), and for each dataset, level (raw, full, standard, minimal) and format (json,
 json-compact, toon, stc, gcf) reports tokens under each tokenizer, bytes, pages at --budget,
 encode/decode time (median of --runs), whether it round-trips, and the savings against a named
 baseline. Prints a table; --json writes the result (schema devboy.benchmark/1, docs/benchmark-schema.md)
@@ -24,14 +24,15 @@ exits 1 on any regression (token growth beyond --max-regression, lost round trip
 Exit codes: 0 ok; 1 regression, bad data or provider failure; 2 usage.`;
 
   static override examples = [
-    '<%= config.bin %> benchmark --corpus ../shared/corpus',
-    '<%= config.bin %> benchmark --corpus ../shared/corpus --json -o results/run.json --baseline results/baseline.json',
+    '<%= config.bin %> benchmark',
+    '<%= config.bin %> benchmark --json -o results/run.json --baseline results/baseline.json',
+    '<%= config.bin %> benchmark --corpus my-recordings --project acme__widgets',
     'GITHUB_TOKEN=... <%= config.bin %> benchmark --provider github --owner rust-lang --repo rust --limit 30',
   ];
 
   static override flags = {
-    corpus: Flags.string({ description: 'replay this corpus folder (default: $DEVBOY_CORPUS)', env: 'DEVBOY_CORPUS' }),
-    provider: Flags.string({ char: 'p', description: 'live provider, or narrow the corpus to one', options: [...PROVIDER_NAMES] }),
+    corpus: Flags.string({ description: 'replay this corpus folder instead of the embedded one (default: $DEVBOY_CORPUS)', env: 'DEVBOY_CORPUS' }),
+    provider: Flags.string({ char: 'p', description: 'read this provider live, or narrow --corpus to it', options: [...PROVIDER_NAMES] }),
     owner: Flags.string({ description: 'GitHub owner / GitLab namespace' }),
     repo: Flags.string({ description: 'repository / GitLab project' }),
     project: Flags.string({ description: 'Jira project key, or a corpus project folder (owner__repo)' }),

@@ -12,7 +12,8 @@ import { corpusExchanges } from './helpers/corpus-bodies.js';
 const dir = mkdtempSync(join(tmpdir(), 'devboy-bench-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 const corpus = corpusDir();
-const narrow = ['--corpus', corpus, '--project', 'betamaxpy__betamax', '--runs', '1'];
+// No --corpus: the embedded corpus is the default source.
+const narrow = ['--project', 'betamaxpy__betamax', '--runs', '1'];
 const runFile = join(dir, 'run.json');
 let run: BenchmarkResult;
 
@@ -26,6 +27,7 @@ before(async () => {
 describe('devboy benchmark --json: schema devboy.benchmark/1 (docs/benchmark-schema.md)', () => {
   it('has the documented top-level fields, datasets and rows', () => {
     assert.equal(run.schema, 'devboy.benchmark/1');
+    assert.deepEqual(run.source, { kind: 'corpus', corpus: 'embedded', target: 'betamaxpy__betamax' });
     for (const k of ['devboy', 'source', 'settings', 'tokenizers', 'formats', 'datasets', 'rows', 'heuristic_bias', 'lossy']) assert.ok(k in run, k);
     assert.deepEqual(run.tokenizers.map((t) => [t.name, t.estimate]), [['heuristic', true], ['o200k_base', false]]);
     assert.deepEqual(run.settings.formats, ['json', 'json-compact', 'toon', 'stc', 'gcf']);
@@ -113,10 +115,15 @@ describe('devboy benchmark --baseline: the CI regression gate', () => {
 });
 
 describe('devboy benchmark: usage', () => {
-  it('without a data source: exit 2 saying where data can come from', async () => {
-    const r = await runCli(['benchmark'], { env: { DEVBOY_CORPUS: '' } });
+  it('without a data source: the embedded corpus, named in the header', async () => {
+    const r = await runCli(['benchmark', '--project', 'artsy__emission', '--runs', '1', '--dataset', 'comments']);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /^devboy benchmark: the embedded corpus \(corpus\/ shipped with devboy\), 1 datasets/m);
+  });
+  it('DEVBOY_CORPUS points elsewhere: a missing folder is a usage error naming it', async () => {
+    const r = await runCli(['benchmark', '--runs', '1'], { env: { DEVBOY_CORPUS: join(dir, 'no-such-corpus') } });
     assert.equal(r.code, 2);
-    assert.match(r.stderr, /--corpus DIR \(or DEVBOY_CORPUS\).*--provider/);
+    assert.match(r.stderr, /no-such-corpus/);
   });
   it('unknown format in a list: exit 2', async () => {
     const r = await runCli(['benchmark', ...narrow, '--formats', 'toon,yaml']);

@@ -2,10 +2,10 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { firstDifference, describeDifference } from '../src/json/equal.js';
 import type { JsonValue } from '../src/json/types.js';
 import { decodeStc, encodeStc, tableFields } from '../src/formats/stc/index.js';
+import { corpusDir } from './helpers/paths.js';
 
 /** How many arrays in `v` the encoder writes as tables and as scalar arrays (by shape, not by text search). */
 function countShapes(v: JsonValue, acc = { tables: 0, scalarArrays: 0 }): typeof acc {
@@ -19,9 +19,7 @@ function countShapes(v: JsonValue, acc = { tables: 0, scalarArrays: 0 }): typeof
   return acc;
 }
 
-// The recorded corpus lives next to the repository (../shared/corpus); DEVBOY_CORPUS points elsewhere.
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const CORPUS = process.env['DEVBOY_CORPUS'] ?? join(ROOT, '..', 'shared', 'corpus');
+const CORPUS = corpusDir();
 
 function corpusFiles(dir: string): string[] {
   const out: string[] = [];
@@ -37,7 +35,7 @@ function corpusFiles(dir: string): string[] {
 describe('STC round-trip over the recorded corpus', () => {
   // A missing corpus must fail loudly: a round-trip suite that runs zero cases proves nothing.
   it('finds the corpus with bodies from every provider', () => {
-    assert.ok(existsSync(CORPUS), `corpus not found at ${CORPUS} (set DEVBOY_CORPUS)`);
+    assert.ok(existsSync(CORPUS), `corpus not found at ${CORPUS}`);
     const files = corpusFiles(CORPUS);
     assert.ok(files.length >= 200, `only ${files.length} corpus files`);
     for (const provider of ['github', 'gitlab', 'jira']) {

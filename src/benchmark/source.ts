@@ -1,10 +1,13 @@
 import { UsageError } from '../errors.js';
 import { loadCorpusDatasets, loadLiveDatasets, liveProjectName, type LiveLoadOptions } from '../providers/load.js';
 import type { Dataset, ProgressEvent, ProviderName } from '../providers/types.js';
+import { EMBEDDED_CORPUS, EMBEDDED_CORPUS_LABEL } from '../replay/embedded-corpus.js';
 import type { BenchmarkSource } from './run.js';
 
 export interface SourceRequest {
   corpus?: string;
+  /** `corpus` is the one shipped inside devboy (results name it `embedded`, not a path). */
+  embedded?: boolean;
   provider?: ProviderName;
   owner?: string;
   repo?: string;
@@ -17,9 +20,13 @@ export interface SourceRequest {
 
 /**
  * Where the data comes from: a recorded corpus (every project, or narrowed by provider/project)
- * or a live provider. Owner/repo without a corpus means live; with one they narrow it.
+ * or a live provider. `--provider` without a corpus reads live, and so does `--owner/--repo` alone
+ * (GitHub, as devboy-tools users type it); with a corpus they narrow it. With no source at all,
+ * the corpus embedded in devboy is the data, so the main job runs offline with no flags.
  */
 export async function loadBenchmarkData(req: SourceRequest): Promise<{ datasets: Dataset[]; source: BenchmarkSource }> {
+  if (!req.corpus && !req.provider && req.owner && req.repo) return loadBenchmarkData({ ...req, provider: 'github' });
+  if (!req.corpus && !req.provider) return loadBenchmarkData({ ...req, corpus: EMBEDDED_CORPUS, embedded: true });
   if (req.corpus) {
     const project = req.project ?? (req.owner && req.repo ? `${req.owner}/${req.repo}`.split('/').join('__') : undefined);
     const datasets = await loadCorpusDatasets(req.corpus, {
@@ -31,11 +38,10 @@ export async function loadBenchmarkData(req: SourceRequest): Promise<{ datasets:
       const what = [req.provider, project].filter(Boolean).join('/');
       throw new UsageError(`no datasets${what ? ` for ${what}` : ''} in the corpus (devboy reads issue, PR/MR, diff, comment and discussion lists)`, { file: req.corpus });
     }
-    return { datasets, source: { kind: 'corpus', corpus: req.corpus, ...(req.provider ? { provider: req.provider } : {}), ...(project ? { target: project } : {}) } };
+    const corpus = req.embedded ? EMBEDDED_CORPUS_LABEL : req.corpus;
+    return { datasets, source: { kind: 'corpus', corpus, ...(req.provider ? { provider: req.provider } : {}), ...(project ? { target: project } : {}) } };
   }
-  if (!req.provider) {
-    throw new UsageError('say where the data comes from: --corpus DIR (or DEVBOY_CORPUS) to replay recordings, or --provider github|gitlab|jira to read live');
-  }
+  if (!req.provider) throw new UsageError('unreachable: a live run without a provider');
   const options: LiveLoadOptions = {
     ...req.live,
     provider: req.provider,

@@ -1,6 +1,6 @@
 import type { JsonObject, JsonValue } from '../json/types.js';
 
-/** One recorded HTTP exchange, in the format of ../shared/corpus (see its README). */
+/** One recorded HTTP exchange, in the format of the embedded corpus (corpus/README.md). */
 export interface RecordedExchange {
   provider: string;
   /** `owner__repo` (a slash written as `__`), or a Jira project key. */

@@ -1,6 +1,7 @@
 import Table from 'cli-table3';
 import type { BenchmarkResult } from '../benchmark/schema.js';
 import { int, pct, summarize } from './benchmark-summary.js';
+import { EMBEDDED_CORPUS_LABEL } from '../replay/embedded-corpus.js';
 
 /**
  * The terminal report: totals first (which format wins at each level), then each dataset, then
@@ -89,13 +90,17 @@ function clip(text: string, max: number): string {
 }
 
 export function header(result: BenchmarkResult): string {
-  const src = result.source.kind === 'corpus' ? `corpus ${result.source.corpus ?? ''}` : `live ${result.source.provider ?? ''} ${result.source.target ?? ''}`;
+  const src = result.source.kind === 'corpus' ? corpusName(result.source.corpus) : `live ${result.source.provider ?? ''} ${result.source.target ?? ''}`;
   const tks = result.tokenizers.map((t) => `${t.name} (${t.implementation})`).join('; ');
   return [
     `devboy benchmark: ${src.trim()}, ${result.datasets.length} datasets, ${result.rows.length} rows`,
     `tokenizers: ${tks}`,
     `savings baseline: ${result.settings.savings_baseline}; budget ${int(result.settings.budget)} tokens; timings: median of ${result.settings.runs} runs${result.settings.session ? `; dedup from session ${result.settings.session}` : '; dedup 0 (no --session)'}`,
   ].join('\n');
+}
+
+function corpusName(corpus: string | undefined): string {
+  return corpus === EMBEDDED_CORPUS_LABEL ? 'the embedded corpus (corpus/ shipped with devboy)' : `corpus ${corpus ?? ''}`;
 }
 
 export function lossyText(result: BenchmarkResult): string {

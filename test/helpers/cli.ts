@@ -13,7 +13,8 @@ export function runCli(args: string[], options: { input?: string; cwd?: string; 
   return new Promise((resolvePromise, reject) => {
     const child = spawn(process.execPath, [resolve(REPO_ROOT, 'bin', 'run.js'), ...args], {
       cwd: options.cwd ?? REPO_ROOT,
-      env: { ...process.env, NO_COLOR: '1', ...options.env },
+      // A DEVBOY_CORPUS of the person running the tests must not change what the tests read.
+      env: { ...withoutCorpus(process.env), NO_COLOR: '1', ...options.env },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     let stdout = '';
@@ -24,4 +25,9 @@ export function runCli(args: string[], options: { input?: string; cwd?: string; 
     child.on('close', (code) => resolvePromise({ code, stdout, stderr }));
     child.stdin.end(options.input ?? '');
   });
+}
+
+function withoutCorpus(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const { DEVBOY_CORPUS: _ignored, ...rest } = env;
+  return rest;
 }

@@ -5,10 +5,13 @@ import { fileURLToPath } from 'node:url';
 /** Repository root (tests run from dist/test/, two levels below it). */
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 
-/** The recorded corpus: DEVBOY_CORPUS, else ../shared/corpus beside the repository. */
+/**
+ * The project's own embedded corpus. Tests assert figures of this data, so DEVBOY_CORPUS (which a
+ * user may point at a corpus of their own) is deliberately not consulted.
+ */
 export function corpusDir(): string {
-  const dir = process.env.DEVBOY_CORPUS ?? resolve(REPO_ROOT, '..', 'shared', 'corpus');
-  if (!existsSync(dir)) throw new Error(`corpus not found at ${dir} (set DEVBOY_CORPUS)`);
+  const dir = resolve(REPO_ROOT, 'corpus');
+  if (!existsSync(dir)) throw new Error(`corpus not found at ${dir}`);
   return dir;
 }
 
