@@ -44,44 +44,100 @@ export const budgetFitSection: BenchSection = {
         for (const level of LEVELS) {
           const items = datasetAtLevel(d, level);
           for (const f of formats) {
-            pages += planChunks(items, { kind: d.kind, format: f, tokenizer, budget, level: 'raw', models: d.result.items, count }).total_chunks;
+            pages += planChunks(items, {
+              kind: d.kind,
+              format: f,
+              tokenizer,
+              budget,
+              level: 'raw',
+              models: d.result.items,
+              count,
+            }).total_chunks;
             plans++;
           }
         }
       }
       const planMs = performance.now() - t;
-      cost.push({ tokenizer: name, plans, pages, whole_ms: wholeMs, plan_ms: planMs, whole_tokens: wholeTokens, extra_tokens_counted: stats.tokens - wholeTokens });
+      cost.push({
+        tokenizer: name,
+        plans,
+        pages,
+        whole_ms: wholeMs,
+        plan_ms: planMs,
+        whole_tokens: wholeTokens,
+        extra_tokens_counted: stats.tokens - wholeTokens,
+      });
       ctx.log(`  ${name}: ${plans} plans in ${Math.round(planMs)} ms; counting the whole outputs took ${Math.round(wholeMs)} ms`);
     }
-    lines.push(`planChunks over the benchmark's grid (${datasets.length} datasets x ${LEVELS.length} levels x ${formats.length} formats), budget ${budget}, memoizing count shared with the whole-output counts:`);
+    lines.push(
+      `planChunks over the benchmark's grid (${datasets.length} datasets x ${LEVELS.length} levels x ${formats.length} formats), budget ${budget}, memoizing count shared with the whole-output counts:`,
+    );
     for (const c of cost) {
-      const r = c as { tokenizer: string; plans: number; pages: number; whole_ms: number; plan_ms: number; whole_tokens: number; extra_tokens_counted: number };
-      lines.push(`  ${r.tokenizer}: ${Math.round(r.plan_ms).toLocaleString('en-US')} ms for ${r.plans} plans (${r.pages} pages) = ${(r.plan_ms / r.whole_ms).toFixed(2)}x the ${Math.round(r.whole_ms).toLocaleString('en-US')} ms of counting every whole output once; tokens counted beyond the whole outputs: ${(r.extra_tokens_counted / r.whole_tokens).toFixed(2)}x`);
+      const r = c as {
+        tokenizer: string;
+        plans: number;
+        pages: number;
+        whole_ms: number;
+        plan_ms: number;
+        whole_tokens: number;
+        extra_tokens_counted: number;
+      };
+      lines.push(
+        `  ${r.tokenizer}: ${Math.round(r.plan_ms).toLocaleString('en-US')} ms for ${r.plans} plans (${r.pages} pages) = ${(r.plan_ms / r.whole_ms).toFixed(2)}x the ${Math.round(r.whole_ms).toLocaleString('en-US')} ms of counting every whole output once; tokens counted beyond the whole outputs: ${(r.extra_tokens_counted / r.whole_tokens).toFixed(2)}x`,
+      );
     }
     data['cost'] = cost;
 
     const tokenizer = await loadTokenizer('o200k_base');
     const { count } = memo(tokenizer);
-    const big = [...datasets].sort((a, b) => b.result.items.length - a.result.items.length || a.label.localeCompare(b.label)).filter(distinctProject).slice(0, 10);
+    const big = [...datasets]
+      .sort((a, b) => b.result.items.length - a.result.items.length || a.label.localeCompare(b.label))
+      .filter(distinctProject)
+      .slice(0, 10);
     lines.push('', `Pages at ${budget} o200k_base tokens (responses to read every item, chunk index included), largest datasets:`);
-    lines.push(`${'dataset'.padEnd(44)} ${'items'.padStart(5)}  ${formats.map((f) => f.name.padStart(14)).join('')}   (raw/full/standard/minimal)`);
+    lines.push(
+      `${'dataset'.padEnd(44)} ${'items'.padStart(5)}  ${formats.map((f) => f.name.padStart(14)).join('')}   (raw/full/standard/minimal)`,
+    );
     const pagesRows: unknown[] = [];
     for (const d of big) {
-      const cells = formats.map((f) => LEVELS.map((level) => planChunks(datasetAtLevel(d, level), { kind: d.kind, format: f, tokenizer, budget, level: 'raw', models: d.result.items, count }).total_chunks));
-      pagesRows.push({ dataset: name(d), items: d.result.items.length, pages: Object.fromEntries(formats.map((f, i) => [f.name, Object.fromEntries(LEVELS.map((l, j) => [l, cells[i]![j]]))])) });
-      lines.push(`${name(d).slice(0, 44).padEnd(44)} ${String(d.result.items.length).padStart(5)}  ${cells.map((c) => c.join('/').padStart(14)).join('')}`);
+      const cells = formats.map((f) =>
+        LEVELS.map(
+          (level) =>
+            planChunks(datasetAtLevel(d, level), {
+              kind: d.kind,
+              format: f,
+              tokenizer,
+              budget,
+              level: 'raw',
+              models: d.result.items,
+              count,
+            }).total_chunks,
+        ),
+      );
+      pagesRows.push({
+        dataset: name(d),
+        items: d.result.items.length,
+        pages: Object.fromEntries(formats.map((f, i) => [f.name, Object.fromEntries(LEVELS.map((l, j) => [l, cells[i]![j]]))])),
+      });
+      lines.push(
+        `${name(d).slice(0, 44).padEnd(44)} ${String(d.result.items.length).padStart(5)}  ${cells.map((c) => c.join('/').padStart(14)).join('')}`,
+      );
     }
     data['pages'] = pagesRows;
 
     lines.push('', 'Fits in budget: the first response of devboy format (toon, o200k_base), per budget:');
-    lines.push(`${'dataset'.padEnd(44)} ${'budget'.padStart(6)} ${'items in'.padStart(10)} ${'full/std/min'.padStart(13)} ${'cut'.padStart(4)} ${'chunks'.padStart(6)} ${'tokens'.padStart(7)}`);
+    lines.push(
+      `${'dataset'.padEnd(44)} ${'budget'.padStart(6)} ${'items in'.padStart(10)} ${'full/std/min'.padStart(13)} ${'cut'.padStart(4)} ${'chunks'.padStart(6)} ${'tokens'.padStart(7)}`,
+    );
     const fitRows: unknown[] = [];
     const toon = formats.find((f) => f.name === 'toon')!;
     for (const d of big) {
       for (const b of [1000, 2000, 4000, 8000]) {
         const r = fit(d, toon, tokenizer, b, count);
         fitRows.push({ dataset: name(d), budget: b, ...r });
-        lines.push(`${name(d).slice(0, 44).padEnd(44)} ${String(b).padStart(6)} ${`${r.included}/${d.result.items.length}`.padStart(10)} ${`${r.detail.full}/${r.detail.standard}/${r.detail.minimal}`.padStart(13)} ${String(r.detail.cut).padStart(4)} ${String(r.chunks).padStart(6)} ${String(r.tokens).padStart(7)}`);
+        lines.push(
+          `${name(d).slice(0, 44).padEnd(44)} ${String(b).padStart(6)} ${`${r.included}/${d.result.items.length}`.padStart(10)} ${`${r.detail.full}/${r.detail.standard}/${r.detail.minimal}`.padStart(13)} ${String(r.detail.cut).padStart(4)} ${String(r.chunks).padStart(6)} ${String(r.tokens).padStart(7)}`,
+        );
       }
     }
     data['fits'] = fitRows;
@@ -90,8 +146,17 @@ export const budgetFitSection: BenchSection = {
 };
 
 function fit(d: Dataset, format: Format, tokenizer: Tokenizer, budget: number, count: (t: string) => number) {
-  const r = formatWithinBudget({ kind: d.kind, items: d.result.items, raw: d.raw, rawAligned: d.raw.length === d.result.items.length }, { format, tokenizer, budget, count });
-  return { included: r.included.length, detail: r.detail, chunks: r.metadata.total_chunks, tokens: r.metadata.estimated_tokens, algorithm: r.algorithm ?? null };
+  const r = formatWithinBudget(
+    { kind: d.kind, items: d.result.items, raw: d.raw, rawAligned: d.raw.length === d.result.items.length },
+    { format, tokenizer, budget, count },
+  );
+  return {
+    included: r.included.length,
+    detail: r.detail,
+    chunks: r.metadata.total_chunks,
+    tokens: r.metadata.estimated_tokens,
+    algorithm: r.algorithm ?? null,
+  };
 }
 
 function memo(tokenizer: Tokenizer) {

@@ -54,13 +54,18 @@ export const formatsSection: BenchSection = {
           decode_vs_json: dec.median_ms / ref.dec.median_ms,
         };
         results.push(r);
-        ctx.log(`  ${name.padEnd(12)} encode ${r.encode_mb_s.toFixed(1)} MB/s (${r.encode_vs_json.toFixed(2)}x JSON.stringify's time), decode ${r.decode_mb_s.toFixed(1)} MB/s (${r.decode_vs_json.toFixed(2)}x JSON.parse's time)`);
+        ctx.log(
+          `  ${name.padEnd(12)} encode ${r.encode_mb_s.toFixed(1)} MB/s (${r.encode_vs_json.toFixed(2)}x JSON.stringify's time), decode ${r.decode_mb_s.toFixed(1)} MB/s (${r.decode_vs_json.toFixed(2)}x JSON.parse's time)`,
+        );
       }
     }
     const lines = [
       `Encoder/decoder speed, median of ${runs} runs; MB/s of the value's compact JSON size; "x JSON" = time relative to JSON.stringify / JSON.parse of the same value in the same run`,
       `${'input'.padEnd(44)} ${'format'.padEnd(12)} ${'encode MB/s'.padStart(11)} ${'x JSON'.padStart(7)} ${'decode MB/s'.padStart(11)} ${'x JSON'.padStart(7)}`,
-      ...results.map((r) => `${r.input.slice(0, 44).padEnd(44)} ${r.format.padEnd(12)} ${r.encode_mb_s.toFixed(1).padStart(11)} ${r.encode_vs_json.toFixed(2).padStart(7)} ${r.decode_mb_s.toFixed(1).padStart(11)} ${r.decode_vs_json.toFixed(2).padStart(7)}`),
+      ...results.map(
+        (r) =>
+          `${r.input.slice(0, 44).padEnd(44)} ${r.format.padEnd(12)} ${r.encode_mb_s.toFixed(1).padStart(11)} ${r.encode_vs_json.toFixed(2).padStart(7)} ${r.decode_mb_s.toFixed(1).padStart(11)} ${r.decode_vs_json.toFixed(2).padStart(7)}`,
+      ),
     ];
     return { text: lines.join('\n'), data: { runs, results } };
   },

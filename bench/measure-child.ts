@@ -29,7 +29,11 @@ const PEAK_PRELOAD = pathToFileURL(join(fileURLToPath(new URL('.', import.meta.u
  * consumer would: when the first byte arrives, when the first row (line 3: after the GCF header and a
  * section header) is complete. The output itself is counted and dropped.
  */
-export function measureChild(script: string, args: string[], opts: { stdinFile?: string; nodeFlags?: string[]; tmpDir: string }): Promise<ChildRun> {
+export function measureChild(
+  script: string,
+  args: string[],
+  opts: { stdinFile?: string; nodeFlags?: string[]; tmpDir: string },
+): Promise<ChildRun> {
   const peakFile = join(opts.tmpDir, `peak-${process.hrtime.bigint()}`);
   const started = performance.now();
   const child = spawn(process.execPath, [...(opts.nodeFlags ?? []), '--import', PEAK_PRELOAD, script, ...args], {

@@ -9,7 +9,8 @@ const file = process.env.DEVBOY_BENCH_PEAK_FILE;
 if (file) {
   let liveHeapMax: number | null = null;
   let fullGcs = 0;
-  const isFull = (e: PerformanceEntry) => (e as PerformanceEntry & { detail?: { kind?: number } }).detail?.kind === constants.NODE_PERFORMANCE_GC_MAJOR;
+  const isFull = (e: PerformanceEntry) =>
+    (e as PerformanceEntry & { detail?: { kind?: number } }).detail?.kind === constants.NODE_PERFORMANCE_GC_MAJOR;
   const observer = new PerformanceObserver((list) => {
     if (!list.getEntries().some(isFull)) return;
     fullGcs++;

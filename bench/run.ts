@@ -23,7 +23,11 @@ if (chosen.length === 0) {
 }
 
 const tmpDir = mkdtempSync(join(tmpdir(), 'devboy-bench-'));
-const data: Record<string, unknown> = { node: process.version, platform: `${process.platform} ${process.arch}`, date: new Date().toISOString() };
+const data: Record<string, unknown> = {
+  node: process.version,
+  platform: `${process.platform} ${process.arch}`,
+  date: new Date().toISOString(),
+};
 try {
   for (const section of chosen) {
     process.stderr.write(`bench ${section.name}: ${section.description}\n`);

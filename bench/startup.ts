@@ -16,7 +16,15 @@ export const startupSection: BenchSection = {
   async run(ctx: BenchContext): Promise<BenchOutcome> {
     const runs = Number(ctx.options.get('startup-runs') ?? 15);
     const small = join(ctx.tmpDir, 'small.json');
-    writeFileSync(small, JSON.stringify({ issues: [{ key: 'gh#1', title: 'a', state: 'open' }, { key: 'gh#2', title: 'b', state: 'closed' }] }));
+    writeFileSync(
+      small,
+      JSON.stringify({
+        issues: [
+          { key: 'gh#1', title: 'a', state: 'open' },
+          { key: 'gh#2', title: 'b', state: 'closed' },
+        ],
+      }),
+    );
     const cases: { name: string; args: string[] }[] = [
       { name: "node -e ''", args: ['-e', ''] },
       { name: 'devboy --help', args: [CLI, '--help'] },

@@ -34,7 +34,9 @@ export const streamingSection: BenchSection = {
       const runs: ChildRun[] = [];
       for (let i = 0; i < times; i++) runs.push(await measureChild(CLI, args, { stdinFile: file, nodeFlags, tmpDir: ctx.tmpDir }));
       const run = median(runs);
-      ctx.log(`  ${mode.padEnd(26)} ${rows.toLocaleString('en-US').padStart(10)} rows (${shape}): ${ms(run.firstRowMs)} to first row, ${ms(run.totalMs)} total, ${mb(run.peakRssBytes)} peak RSS, ${mb(run.liveHeapMaxBytes)} live heap, ${exit(run)}`);
+      ctx.log(
+        `  ${mode.padEnd(26)} ${rows.toLocaleString('en-US').padStart(10)} rows (${shape}): ${ms(run.firstRowMs)} to first row, ${ms(run.totalMs)} total, ${mb(run.peakRssBytes)} peak RSS, ${mb(run.liveHeapMaxBytes)} live heap, ${exit(run)}`,
+      );
       results.push({ rows, shape, mode, run });
       return run;
     };
@@ -51,7 +53,11 @@ export const streamingSection: BenchSection = {
       await writeRowsFile(fixed, rows);
       await writeRowsFile(changing, rows, 50);
       const stream = await measure(rows, 'fixed keys', 'stream', fixed, STREAM);
-      checks.push(stream.exitCode === 0 && stream.tail.endsWith(`##! summary counts=${rows}\n`) ? `ok: ${rows} rows, trailer counts=${rows}` : `FAILED: ${rows} rows: exit ${stream.exitCode} ${stream.stderr.trim()}`);
+      checks.push(
+        stream.exitCode === 0 && stream.tail.endsWith(`##! summary counts=${rows}\n`)
+          ? `ok: ${rows} rows, trailer counts=${rows}`
+          : `FAILED: ${rows} rows: exit ${stream.exitCode} ${stream.stderr.trim()}`,
+      );
       await measure(rows, 'fixed keys', 'buffered', fixed, BUFFERED);
       await measure(rows, 'keys change every 50', 'stream', changing, STREAM);
       if (rows === Math.max(...sizes)) {
@@ -65,30 +71,41 @@ export const streamingSection: BenchSection = {
 };
 
 function report(results: Measured[], floor: ChildRun, sizes: number[], capMb: number, checks: string[]): string {
-  const find = (rows: number, mode: string, shape = 'fixed keys') => results.find((r) => r.rows === rows && r.mode === mode && r.shape === shape)?.run;
+  const find = (rows: number, mode: string, shape = 'fixed keys') =>
+    results.find((r) => r.rows === rows && r.mode === mode && r.shape === shape)?.run;
   const lines = [
     'GCF streaming: devboy convert --stream vs buffered devboy convert (same input, same run; stdin piped from a file)',
     `${'rows'.padStart(10)}  ${'input keys'.padEnd(21)} ${'mode'.padEnd(26)} ${'first row'.padStart(10)} ${'total'.padStart(10)} ${'peak RSS'.padStart(10)} ${'live heap'.padStart(10)}  exit`,
   ];
   for (const r of results) {
     if (r.rows === 0) continue;
-    lines.push(`${r.rows.toLocaleString('en-US').padStart(10)}  ${r.shape.padEnd(21)} ${r.mode.padEnd(26)} ${ms(r.run.firstRowMs).padStart(10)} ${ms(r.run.totalMs).padStart(10)} ${mb(r.run.peakRssBytes).padStart(10)} ${mb(r.run.liveHeapMaxBytes).padStart(10)}  ${exit(r.run)}`);
+    lines.push(
+      `${r.rows.toLocaleString('en-US').padStart(10)}  ${r.shape.padEnd(21)} ${r.mode.padEnd(26)} ${ms(r.run.firstRowMs).padStart(10)} ${ms(r.run.totalMs).padStart(10)} ${mb(r.run.peakRssBytes).padStart(10)} ${mb(r.run.liveHeapMaxBytes).padStart(10)}  ${exit(r.run)}`,
+    );
   }
-  lines.push(`reference: devboy startup with no rows (stream): ${ms(floor.firstByteMs)} to the GCF header, ${ms(floor.totalMs)} total, ${mb(floor.peakRssBytes)} peak RSS`);
+  lines.push(
+    `reference: devboy startup with no rows (stream): ${ms(floor.firstByteMs)} to the GCF header, ${ms(floor.totalMs)} total, ${mb(floor.peakRssBytes)} peak RSS`,
+  );
   const small = Math.min(...sizes);
   const large = Math.max(...sizes);
   const ratio = (a?: number | null, b?: number | null) => (a && b ? `${(a / b).toFixed(2)}x` : 'n/a');
   for (const rows of sizes) {
-    lines.push(`first row at ${rows.toLocaleString('en-US')} rows: buffered/stream = ${ratio(find(rows, 'buffered')?.firstRowMs, find(rows, 'stream')?.firstRowMs)} (stream ${ms(find(rows, 'stream')?.firstRowMs ?? null)}, startup floor ${ms(floor.firstByteMs)})`);
+    lines.push(
+      `first row at ${rows.toLocaleString('en-US')} rows: buffered/stream = ${ratio(find(rows, 'buffered')?.firstRowMs, find(rows, 'stream')?.firstRowMs)} (stream ${ms(find(rows, 'stream')?.firstRowMs ?? null)}, startup floor ${ms(floor.firstByteMs)})`,
+    );
   }
   if (small !== large) {
     const grow = (key: 'peakRssBytes' | 'liveHeapMaxBytes', mode: string) => ratio(find(large, mode)?.[key], find(small, mode)?.[key]);
-    lines.push(`${large.toLocaleString('en-US')} rows / ${small.toLocaleString('en-US')} rows: peak RSS stream ${grow('peakRssBytes', 'stream')}, buffered ${grow('peakRssBytes', 'buffered')}; live heap stream ${grow('liveHeapMaxBytes', 'stream')}, buffered ${grow('liveHeapMaxBytes', 'buffered')}`);
+    lines.push(
+      `${large.toLocaleString('en-US')} rows / ${small.toLocaleString('en-US')} rows: peak RSS stream ${grow('peakRssBytes', 'stream')}, buffered ${grow('peakRssBytes', 'buffered')}; live heap stream ${grow('liveHeapMaxBytes', 'stream')}, buffered ${grow('liveHeapMaxBytes', 'buffered')}`,
+    );
   }
   const capStream = find(large, `stream, ${capMb} MB heap cap`);
   const capBuffered = find(large, `buffered, ${capMb} MB heap cap`);
   const outcome = (r?: ChildRun) => (r?.exitCode === 0 ? 'finished' : `failed (${r ? exit(r) : 'not run'})`);
-  lines.push(`with a ${capMb} MB V8 heap cap (--max-old-space-size) at ${large.toLocaleString('en-US')} rows: stream ${outcome(capStream)}, buffered ${outcome(capBuffered)}`);
+  lines.push(
+    `with a ${capMb} MB V8 heap cap (--max-old-space-size) at ${large.toLocaleString('en-US')} rows: stream ${outcome(capStream)}, buffered ${outcome(capBuffered)}`,
+  );
   if (results.some((r) => r.rows > 0 && r.run.exitCode === 0 && r.run.liveHeapMaxBytes === null)) {
     lines.push('live heap n/a: no full garbage collection ran, the heap never grew enough to need one');
   }

@@ -57,7 +57,15 @@ export const trimAlgorithmsSection: BenchSection = {
     for (const { name, tree } of trees) {
       for (const budget of BUDGETS) {
         const cells = knapsackCells(tree, budget);
-        const row: Row = { tree: name, nodes: tree.size, budget, cells, ms: {} as Row['ms'], value: {} as Row['value'], exact: cells <= EXACT_CAP };
+        const row: Row = {
+          tree: name,
+          nodes: tree.size,
+          budget,
+          cells,
+          ms: {} as Row['ms'],
+          value: {} as Row['value'],
+          exact: cells <= EXACT_CAP,
+        };
         const values: Partial<Record<AlgorithmName, number>> = {};
         for (const alg of ALGORITHM_NAMES) {
           if (alg === 'knapsack' && !row.exact) {
@@ -95,7 +103,14 @@ async function buildTrees(ctx: BenchContext): Promise<{ name: string; tree: Flat
   };
   ctx.log('building trim trees from the corpus');
   const out: { name: string; tree: FlatTree }[] = [];
-  const bySize = datasets.map((d) => ({ d, plans: plansOf(d.kind, d.result.items) })).map(({ d, plans }) => ({ name: `${d.kind} ${d.project} (${d.result.items.length})`, kind: d.kind, plans, tree: flatten(chunkTree(d.kind, plans)) }));
+  const bySize = datasets
+    .map((d) => ({ d, plans: plansOf(d.kind, d.result.items) }))
+    .map(({ d, plans }) => ({
+      name: `${d.kind} ${d.project} (${d.result.items.length})`,
+      kind: d.kind,
+      plans,
+      tree: flatten(chunkTree(d.kind, plans)),
+    }));
   bySize.sort((a, b) => a.tree.size - b.tree.size);
   // A spread of real trees: smallest, quartiles, largest.
   for (const q of [0.25, 0.5, 0.75, 0.9, 1]) {
@@ -138,7 +153,12 @@ function choosePoints(rows: Row[], refMs: number): Chosen {
   const knapsackMaxCells = Math.floor(allowance / cellMs);
   const greedyMaxNodes = Math.floor(allowance / greedyMs);
   const wfqMaxNodes = wfqMs < greedyMs ? Math.floor(allowance / wfqMs) : greedyMaxNodes;
-  return { knapsackMaxCells, greedyMaxNodes, wfqMaxNodes, rule: `the most valuable solver whose slowest measured time per cell/node keeps it within ${TIME_ALLOWANCE} o200k_base counts of an 8,000-token response` };
+  return {
+    knapsackMaxCells,
+    greedyMaxNodes,
+    wfqMaxNodes,
+    rule: `the most valuable solver whose slowest measured time per cell/node keeps it within ${TIME_ALLOWANCE} o200k_base counts of an 8,000-token response`,
+  };
 }
 
 function report(rows: Row[], refMs: number, chosen: Chosen): string {
@@ -147,15 +167,25 @@ function report(rows: Row[], refMs: number, chosen: Chosen): string {
     `${'tree'.padEnd(38)} ${'nodes'.padStart(9)} ${'budget'.padStart(6)} ${'cells'.padStart(11)}  ${ALGORITHM_NAMES.map((a) => `${a} ms / value`.padStart(22)).join('')}`,
   ];
   for (const r of rows) {
-    const cols = ALGORITHM_NAMES.map((a) => `${fmtMs(r.ms[a])} / ${r.value[a] === null ? 'n/a' : r.value[a]!.toFixed(3)}`.padStart(22)).join('');
-    lines.push(`${r.tree.slice(0, 38).padEnd(38)} ${r.nodes.toLocaleString('en-US').padStart(9)} ${String(r.budget).padStart(6)} ${r.cells.toLocaleString('en-US').padStart(11)}  ${cols}`);
+    const cols = ALGORITHM_NAMES.map((a) =>
+      `${fmtMs(r.ms[a])} / ${r.value[a] === null ? 'n/a' : r.value[a]!.toFixed(3)}`.padStart(22),
+    ).join('');
+    lines.push(
+      `${r.tree.slice(0, 38).padEnd(38)} ${r.nodes.toLocaleString('en-US').padStart(9)} ${String(r.budget).padStart(6)} ${r.cells.toLocaleString('en-US').padStart(11)}  ${cols}`,
+    );
   }
   lines.push('value: fraction of the exact optimum where the exact knapsack ran, else of the best of the others');
   const worst = (alg: AlgorithmName) => Math.min(...rows.filter((r) => r.exact && r.value[alg] !== null).map((r) => r.value[alg]!));
-  lines.push(`worst value against the optimum: greedy ${worst('greedy').toFixed(3)}, wfq ${worst('wfq').toFixed(3)}, head_tail ${worst('head_tail').toFixed(3)}`);
+  lines.push(
+    `worst value against the optimum: greedy ${worst('greedy').toFixed(3)}, wfq ${worst('wfq').toFixed(3)}, head_tail ${worst('head_tail').toFixed(3)}`,
+  );
   lines.push(`switch points by the rule (${chosen.rule}):`);
-  lines.push(`  knapsack while cells <= ${chosen.knapsackMaxCells.toLocaleString('en-US')}; greedy up to ${chosen.greedyMaxNodes.toLocaleString('en-US')} nodes; wfq up to ${chosen.wfqMaxNodes.toLocaleString('en-US')} nodes; head_tail beyond`);
-  lines.push(`  in the code (src/budget/algorithms/choose.ts): knapsack <= ${SWITCH_POINTS.knapsackMaxCells.toLocaleString('en-US')} cells, greedy <= ${SWITCH_POINTS.greedyMaxNodes.toLocaleString('en-US')}, wfq <= ${SWITCH_POINTS.wfqMaxNodes.toLocaleString('en-US')}`);
+  lines.push(
+    `  knapsack while cells <= ${chosen.knapsackMaxCells.toLocaleString('en-US')}; greedy up to ${chosen.greedyMaxNodes.toLocaleString('en-US')} nodes; wfq up to ${chosen.wfqMaxNodes.toLocaleString('en-US')} nodes; head_tail beyond`,
+  );
+  lines.push(
+    `  in the code (src/budget/algorithms/choose.ts): knapsack <= ${SWITCH_POINTS.knapsackMaxCells.toLocaleString('en-US')} cells, greedy <= ${SWITCH_POINTS.greedyMaxNodes.toLocaleString('en-US')}, wfq <= ${SWITCH_POINTS.wfqMaxNodes.toLocaleString('en-US')}`,
+  );
   return lines.join('\n');
 }
 

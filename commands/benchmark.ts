@@ -31,7 +31,10 @@ Exit codes: 0 ok; 1 regression, bad data or provider failure; 2 usage.`;
   ];
 
   static override flags = {
-    corpus: Flags.string({ description: 'replay this corpus folder instead of the embedded one (default: $DEVBOY_CORPUS)', env: 'DEVBOY_CORPUS' }),
+    corpus: Flags.string({
+      description: 'replay this corpus folder instead of the embedded one (default: $DEVBOY_CORPUS)',
+      env: 'DEVBOY_CORPUS',
+    }),
     provider: Flags.string({ char: 'p', description: 'read this provider live, or narrow --corpus to it', options: [...PROVIDER_NAMES] }),
     owner: Flags.string({ description: 'GitHub owner / GitLab namespace' }),
     repo: Flags.string({ description: 'repository / GitLab project' }),
@@ -41,12 +44,27 @@ Exit codes: 0 ok; 1 regression, bad data or provider failure; 2 usage.`;
     dataset: Flags.string({ description: `dataset kinds, comma-separated (${DATASET_KINDS.join(',')})`, default: DATASET_KINDS.join(',') }),
     levels: Flags.string({ description: `levels, comma-separated (${LEVELS.join(',')})`, default: LEVELS.join(',') }),
     formats: Flags.string({ description: `formats, comma-separated (${FORMAT_NAMES.join(',')})`, default: FORMAT_NAMES.join(',') }),
-    tokenizers: Flags.string({ description: `tokenizers, comma-separated (${TOKENIZER_NAMES.join(',')})`, default: 'heuristic,o200k_base' }),
+    tokenizers: Flags.string({
+      description: `tokenizers, comma-separated (${TOKENIZER_NAMES.join(',')})`,
+      default: 'heuristic,o200k_base',
+    }),
     budget: Flags.integer({ description: 'token budget per response, for the pages column', min: 100, default: 8000 }),
-    runs: Flags.integer({ description: 'timed runs per encode and decode (after a warm-up); the median is reported', min: 1, max: 50, default: 5 }),
-    'savings-baseline': Flags.string({ description: 'baseline of savings.encoder in every row', options: [...SAVINGS_BASELINES], default: 'json_compact' }),
+    runs: Flags.integer({
+      description: 'timed runs per encode and decode (after a warm-up); the median is reported',
+      min: 1,
+      max: 50,
+      default: 5,
+    }),
+    'savings-baseline': Flags.string({
+      description: 'baseline of savings.encoder in every row',
+      options: [...SAVINGS_BASELINES],
+      default: 'json_compact',
+    }),
     session: Flags.string({ description: 'replay this agent session (devboy JSONL or a transcript) for a real dedup column' }),
-    json: Flags.boolean({ description: 'print the result as JSON (schema devboy.benchmark/1) instead of the table', exclusive: ['markdown'] }),
+    json: Flags.boolean({
+      description: 'print the result as JSON (schema devboy.benchmark/1) instead of the table',
+      exclusive: ['markdown'],
+    }),
     markdown: Flags.boolean({ description: 'print a Markdown report (CI job summaries, PR comments) instead of the table' }),
     output: Flags.string({ char: 'o', description: 'also write the JSON result to this file (atomically)' }),
     baseline: Flags.string({ description: 'compare with this saved --json result; exit 1 on regressions' }),
@@ -56,7 +74,8 @@ Exit codes: 0 ok; 1 regression, bad data or provider failure; 2 usage.`;
   async run(): Promise<void> {
     const { flags } = await this.parse(Benchmark);
     const maxRegression = Number(flags['max-regression']);
-    if (!Number.isFinite(maxRegression) || maxRegression < 0) this.error(`--max-regression must be a non-negative number of percent, got '${flags['max-regression']}'`, { exit: 2 });
+    if (!Number.isFinite(maxRegression) || maxRegression < 0)
+      this.error(`--max-regression must be a non-negative number of percent, got '${flags['max-regression']}'`, { exit: 2 });
     const kinds = parseList('dataset', flags.dataset, DATASET_KINDS);
     const levels = parseList('levels', flags.levels, LEVELS);
     const formats = parseList('formats', flags.formats, FORMAT_NAMES);
@@ -92,7 +111,10 @@ Exit codes: 0 ok; 1 regression, bad data or provider failure; 2 usage.`;
     );
     bar.done();
 
-    const regression = baseline && flags.baseline ? compareWithBaseline(result, baseline, flags.baseline, { maxRegression: maxRegression / 100, timingFactor: 3 }) : undefined;
+    const regression =
+      baseline && flags.baseline
+        ? compareWithBaseline(result, baseline, flags.baseline, { maxRegression: maxRegression / 100, timingFactor: 3 })
+        : undefined;
     const report = await import('../src/report/index.js');
     if (flags.output) await writeFileAtomic(flags.output, report.benchmarkJson(result, regression));
     if (flags.json) {
@@ -101,13 +123,23 @@ Exit codes: 0 ok; 1 regression, bad data or provider failure; 2 usage.`;
     } else if (flags.markdown) {
       await this.writeStdout(`${report.benchmarkMarkdown(result)}${regression ? `\n${report.regressionMarkdown(regression)}` : ''}`);
     } else {
-      await this.writeStdout(`${report.benchmarkTable(result, { color: Boolean(process.stdout.isTTY) && !process.env.NO_COLOR })}\n${regression ? `\n${report.regressionText(regression)}\n` : ''}`);
+      await this.writeStdout(
+        `${report.benchmarkTable(result, { color: Boolean(process.stdout.isTTY) && !process.env.NO_COLOR })}\n${regression ? `\n${report.regressionText(regression)}\n` : ''}`,
+      );
     }
     if (regression && !regression.passed) process.exitCode = 1;
   }
 
-  private async replaySession(file: string, formats: (typeof FORMAT_NAMES)[number][], tokenizers: (typeof TOKENIZER_NAMES)[number][], baseline: SavingsBaseline) {
-    const [{ readSessionFile }, { replayForBenchmark }] = await Promise.all([import('../src/session/load.js'), import('../src/benchmark/session-dedup.js')]);
+  private async replaySession(
+    file: string,
+    formats: (typeof FORMAT_NAMES)[number][],
+    tokenizers: (typeof TOKENIZER_NAMES)[number][],
+    baseline: SavingsBaseline,
+  ) {
+    const [{ readSessionFile }, { replayForBenchmark }] = await Promise.all([
+      import('../src/session/load.js'),
+      import('../src/benchmark/session-dedup.js'),
+    ]);
     const loaded = await readSessionFile(file);
     return replayForBenchmark(loaded.name, loaded.entries, formats, tokenizers, baseline);
   }

@@ -34,7 +34,11 @@ Exit codes: 0 ok; 1 bad data or a failed --verify; 2 usage (unknown format, miss
 
   static override flags = {
     to: Flags.string({ char: 't', description: 'output format', options: [...FORMAT_NAMES], required: true }),
-    from: Flags.string({ char: 'f', description: 'input format (default: from the extension, then the content)', options: [...INPUT_FORMAT_NAMES] }),
+    from: Flags.string({
+      char: 'f',
+      description: 'input format (default: from the extension, then the content)',
+      options: [...INPUT_FORMAT_NAMES],
+    }),
     output: Flags.string({ char: 'o', description: 'write to this file (atomically) instead of standard output' }),
     verify: Flags.boolean({ description: 'decode the output again; exit 1 unless it equals the input (values and key order)' }),
     stats: Flags.boolean({ description: 'print bytes and tokens of input and output, and the saving, to stderr' }),
@@ -47,7 +51,14 @@ Exit codes: 0 ok; 1 bad data or a failed --verify; 2 usage (unknown format, miss
   async run(): Promise<void> {
     const { args, flags } = await this.parse(Convert);
     if (flags.stream) {
-      await streamConvert({ source: args.file, to: flags.to as FormatName, from: flags.from, output: flags.output, verify: flags.verify, stats: flags.stats });
+      await streamConvert({
+        source: args.file,
+        to: flags.to as FormatName,
+        from: flags.from,
+        output: flags.output,
+        verify: flags.verify,
+        stats: flags.stats,
+      });
       return;
     }
     const input = await readInput(args.file);

@@ -33,7 +33,11 @@ Exit codes: 0 ok; 1 provider or network failure; 2 usage.`;
     project: Flags.string({ description: 'Jira project key' }),
     jql: Flags.string({ description: 'Jira search (default: project = KEY ORDER BY created DESC)' }),
     limit: Flags.integer({ char: 'n', description: 'issues and pull/merge requests to fetch', min: 1, default: 30 }),
-    details: Flags.integer({ description: 'pull/merge requests (Jira: issues) whose diffs, comments and discussions are fetched', min: 0, default: 3 }),
+    details: Flags.integer({
+      description: 'pull/merge requests (Jira: issues) whose diffs, comments and discussions are fetched',
+      min: 0,
+      default: 3,
+    }),
     out: Flags.string({ char: 'o', description: 'corpus folder to write into', required: true }),
     host: Flags.string({ description: 'API root (GitHub) or site URL (GitLab, Jira); overrides GITHUB_API_URL, GITLAB_HOST, JIRA_HOST' }),
     token: Flags.string({ description: 'access token (prefer the environment variable: flags show in the process list)' }),
@@ -41,7 +45,11 @@ Exit codes: 0 ok; 1 provider or network failure; 2 usage.`;
     'jira-api': Flags.integer({ description: 'Jira REST version: 2 (Server/Data Center) or 3 (Cloud)', options: ['2', '3'] }),
     timeout: Flags.integer({ description: 'seconds to wait for each answer', min: 1, default: 30 }),
     'max-retries': Flags.integer({ description: 'retries after rate limits, 5xx answers and timeouts', min: 0, default: 3 }),
-    'max-wait': Flags.integer({ description: 'longest wait in seconds for a rate limit to reset; a longer one fails at once', min: 0, default: 60 }),
+    'max-wait': Flags.integer({
+      description: 'longest wait in seconds for a rate limit to reset; a longer one fails at once',
+      min: 0,
+      default: 60,
+    }),
   };
 
   async run(): Promise<void> {
@@ -71,6 +79,13 @@ Exit codes: 0 ok; 1 provider or network failure; 2 usage.`;
 /** Waiting silently for a rate limit to reset would look like a hang. */
 function reportRetry(event: ProgressEvent): void {
   if (event.type !== 'retry') return;
-  const why = event.reason === 'rate-limit' ? `rate limited (${event.status})` : event.reason === 'server-error' ? `server error ${event.status}` : event.reason === 'timeout' ? 'no answer in time' : 'cannot connect';
+  const why =
+    event.reason === 'rate-limit'
+      ? `rate limited (${event.status})`
+      : event.reason === 'server-error'
+        ? `server error ${event.status}`
+        : event.reason === 'timeout'
+          ? 'no answer in time'
+          : 'cannot connect';
   process.stderr.write(`devboy record: ${why} for ${event.method} ${event.url}; retry ${event.retry} in ${formatMs(event.waitMs)}\n`);
 }

@@ -30,9 +30,21 @@ Exit codes: 0 ok; 1 bad session data (file:line:col); 2 usage.`;
   static override flags = {
     format: Flags.string({ description: 'encoding of the bodies sent in full', options: [...FORMAT_NAMES], default: 'json-compact' }),
     tokenizer: Flags.string({ description: 'tokenizer for every count', options: [...TOKENIZER_NAMES], default: 'o200k_base' }),
-    'savings-baseline': Flags.string({ description: 'what savings are taken against', options: [...SAVINGS_BASELINES], default: 'json_compact' }),
-    'min-bytes': Flags.integer({ description: 'bodies smaller than this (canonical JSON, UTF-8 bytes) get no id and no ref', min: 0, default: DEFAULT_DEDUP.minBytes }),
-    'lru-size': Flags.integer({ description: 'how many distinct recent bodies can be referred to', min: 1, default: DEFAULT_DEDUP.lruSize }),
+    'savings-baseline': Flags.string({
+      description: 'what savings are taken against',
+      options: [...SAVINGS_BASELINES],
+      default: 'json_compact',
+    }),
+    'min-bytes': Flags.integer({
+      description: 'bodies smaller than this (canonical JSON, UTF-8 bytes) get no id and no ref',
+      min: 0,
+      default: DEFAULT_DEDUP.minBytes,
+    }),
+    'lru-size': Flags.integer({
+      description: 'how many distinct recent bodies can be referred to',
+      min: 1,
+      default: DEFAULT_DEDUP.lruSize,
+    }),
     import: Flags.string({ description: 'session file format (default: detected)', options: ['auto', ...SESSION_KINDS], default: 'auto' }),
     'gcf-delta': Flags.boolean({ description: 'also replay GCF generic delta sessions (keyed flat tables only) side by side' }),
     json: Flags.boolean({ description: 'print the report as JSON' }),

@@ -25,15 +25,19 @@ before(async () => {
     ...(await loadCorpusDatasets(corpusDir(), { provider: 'github', project: 'octokit__octokit.rb' })),
     ...(await loadCorpusDatasets(corpusDir(), { provider: 'gitlab', project: 'gitlab-org__gitlab-foss' })),
   ];
-  result = await runBenchmark(datasets, { kind: 'corpus', corpus: corpusDir() }, {
-    kinds: [...KINDS],
-    levels: [...LEVELS],
-    formats: [...ALL_FORMATS],
-    tokenizers: ['heuristic', 'o200k_base'],
-    budget: 2000,
-    runs: 1,
-    savingsBaseline: 'json_compact',
-  });
+  result = await runBenchmark(
+    datasets,
+    { kind: 'corpus', corpus: corpusDir() },
+    {
+      kinds: [...KINDS],
+      levels: [...LEVELS],
+      formats: [...ALL_FORMATS],
+      tokenizers: ['heuristic', 'o200k_base'],
+      budget: 2000,
+      runs: 1,
+      savingsBaseline: 'json_compact',
+    },
+  );
 });
 
 describe('benchmark matrix on real corpus data', () => {
@@ -49,7 +53,15 @@ describe('benchmark matrix on real corpus data', () => {
       for (const level of LEVELS) {
         for (const name of ['toon', 'stc', 'json'] as const) {
           const text = (await loadFormat(name)).encode(datasetAtLevel(ds, level));
-          const row = result.rows.find((r) => r.label === ds.label && r.project === ds.project && r.dataset === ds.kind && r.level === level && r.format === name && r.tokenizer === 'o200k_base')!;
+          const row = result.rows.find(
+            (r) =>
+              r.label === ds.label &&
+              r.project === ds.project &&
+              r.dataset === ds.kind &&
+              r.level === level &&
+              r.format === name &&
+              r.tokenizer === 'o200k_base',
+          )!;
           assert.equal(row.tokens, o200k.count(text), `${ds.label} ${level} ${name}`);
           assert.equal(row.bytes, Buffer.byteLength(text));
           const heuristic = result.rows.find((r) => rowKey(r) === rowKey({ ...row, tokenizer: 'heuristic' }))!;
@@ -80,7 +92,15 @@ describe('benchmark matrix on real corpus data', () => {
     for (const ds of datasets) {
       for (const level of LEVELS) {
         const check = verifyRoundTrip(gcf, datasetAtLevel(ds, level));
-        const row = result.rows.find((r) => r.label === ds.label && r.project === ds.project && r.dataset === ds.kind && r.level === level && r.format === 'gcf' && r.tokenizer === 'o200k_base')!;
+        const row = result.rows.find(
+          (r) =>
+            r.label === ds.label &&
+            r.project === ds.project &&
+            r.dataset === ds.kind &&
+            r.level === level &&
+            r.format === 'gcf' &&
+            r.tokenizer === 'o200k_base',
+        )!;
         assert.equal(row.lossless, check.lossless, `${ds.label} ${level}`);
       }
     }
@@ -109,7 +129,14 @@ describe('benchmark matrix on real corpus data', () => {
       if (r.pages < 2 || r.tokenizer !== 'o200k_base' || r.format !== 'stc' || checked >= 4) continue;
       const ds = datasets.find((d) => d.label === r.label && d.project === r.project && d.kind === r.dataset)!;
       const items = datasetAtLevel(ds, r.level);
-      const options = { kind: ds.kind, format: await loadFormat('stc'), tokenizer: o200k, budget: 2000, level: 'raw' as const, ...(items.length === ds.result.items.length ? { models: ds.result.items } : {}) };
+      const options = {
+        kind: ds.kind,
+        format: await loadFormat('stc'),
+        tokenizer: o200k,
+        budget: 2000,
+        level: 'raw' as const,
+        ...(items.length === ds.result.items.length ? { models: ds.result.items } : {}),
+      };
       const plan = planChunks(items, options);
       assert.equal(plan.total_chunks, r.pages);
       const seen = plan.chunks.reduce((n, c) => n + c.limit, 0);
@@ -138,7 +165,10 @@ describe('benchmark matrix on real corpus data', () => {
     assert.ok(squeezed > 0);
     const big = result.fit.find((f) => f.fits && f.truncated && f.format === 'toon')!;
     const ds = datasets.find((d) => d.label === big.label && d.project === big.project && d.kind === big.dataset)!;
-    const again = formatWithinBudget({ kind: ds.kind, items: ds.result.items, raw: ds.raw, rawAligned: ds.raw.length === ds.result.items.length }, { format: await loadFormat('toon'), tokenizer: o200k, budget: 2000 });
+    const again = formatWithinBudget(
+      { kind: ds.kind, items: ds.result.items, raw: ds.raw, rawAligned: ds.raw.length === ds.result.items.length },
+      { format: await loadFormat('toon'), tokenizer: o200k, budget: 2000 },
+    );
     assert.equal(o200k.count(again.content), big.fits ? big.tokens : -1);
   });
 
@@ -151,7 +181,8 @@ describe('benchmark matrix on real corpus data', () => {
 
   it('the heuristic bias is the sum of heuristic over the sum of real tokens, per format and level', () => {
     for (const b of result.heuristic_bias) {
-      const pick = (tk: string) => result.rows.filter((r) => r.format === b.format && r.level === b.level && r.tokenizer === tk).reduce((a, r) => a + r.tokens, 0);
+      const pick = (tk: string) =>
+        result.rows.filter((r) => r.format === b.format && r.level === b.level && r.tokenizer === tk).reduce((a, r) => a + r.tokens, 0);
       assert.equal(b.tokens, pick('o200k_base'));
       assert.equal(b.heuristic_tokens, pick('heuristic'));
       assert.ok(Math.abs(b.bias - (b.heuristic_tokens / b.tokens - 1)) < 1e-12);

@@ -55,7 +55,10 @@ describe('trim algorithms on the trim tree', () => {
         assert.ok(kept);
         assert.equal(selectionProblem(tree, kept), undefined);
         assert.ok(selectionWeight(tree, kept) <= budget);
-        assert.ok(Math.abs(selectionValue(tree, kept) - expected) < 1e-9, `knapsack ${selectionValue(tree, kept)} vs brute force ${expected}`);
+        assert.ok(
+          Math.abs(selectionValue(tree, kept) - expected) < 1e-9,
+          `knapsack ${selectionValue(tree, kept)} vs brute force ${expected}`,
+        );
       }),
       { numRuns: 3000 },
     );

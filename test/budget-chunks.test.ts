@@ -23,7 +23,12 @@ before(async () => {
 });
 
 describe('--chunk walks through every item exactly once', () => {
-  for (const [to, budget] of [['toon', 300], ['json-compact', 500], ['stc', 1000], ['gcf', 400]] as [FormatName, number][]) {
+  for (const [to, budget] of [
+    ['toon', 300],
+    ['json-compact', 500],
+    ['stc', 1000],
+    ['gcf', 400],
+  ] as [FormatName, number][]) {
     it(`${to}, ${budget} o200k_base tokens: chunks 1..N of every corpus dataset hold every item once, in reading order`, () => {
       let walked = 0;
       for (const d of datasets) {
@@ -35,16 +40,33 @@ describe('--chunk walks through every item exactly once', () => {
         const order = readingOrder(STRATEGIES[strategy].itemValues(d.result.items, d.kind));
         const seen: number[] = [];
         for (let n = 1; n <= total; n++) {
-          const r = n === 1 ? first : formatWithinBudget(budgetInput(d), { format: formats[to], tokenizer: o200k.tokenizer, count: o200k.count, budget, chunk: n });
+          const r =
+            n === 1
+              ? first
+              : formatWithinBudget(budgetInput(d), {
+                  format: formats[to],
+                  tokenizer: o200k.tokenizer,
+                  count: o200k.count,
+                  budget,
+                  chunk: n,
+                });
           const where = `${datasetName(d)} chunk ${n}/${total}`;
           assert.equal(r.metadata.chunk_number, n);
           assert.equal(r.metadata.total_chunks, total, `${where}: every chunk reports the same number of chunks`);
           assert.ok(o200k.tokenizer.count(r.content) <= budget, where);
-          assert.match(r.content, new RegExp(`^chunk ${n} \\(offset=${seen.length}, limit=${r.included.length}\\).* << this response$`, 'm'), `${where}: the index marks this chunk`);
+          assert.match(
+            r.content,
+            new RegExp(`^chunk ${n} \\(offset=${seen.length}, limit=${r.included.length}\\).* << this response$`, 'm'),
+            `${where}: the index marks this chunk`,
+          );
           if (to !== 'gcf') {
             // The names in the content itself, not only what the pipeline says it included.
             const names = (formats[to].decode(responseBody(r.content)) as JsonObject[]).map(itemName);
-            assert.deepEqual(names, r.included.map((i) => itemName(d.result.items[i]!)), where);
+            assert.deepEqual(
+              names,
+              r.included.map((i) => itemName(d.result.items[i]!)),
+              where,
+            );
           }
           seen.push(...r.included);
         }
@@ -56,31 +78,52 @@ describe('--chunk walks through every item exactly once', () => {
 
   it('at 150 tokens the index shrinks to this chunk and the next, and the walk still covers every issue once', () => {
     const d = datasets.find((x) => x.project === 'ALOY' && x.kind === 'issues' && x.result.items.length === 150)!;
-    const run = (chunk: number) => formatWithinBudget(budgetInput(d), { format: formats.toon, tokenizer: o200k.tokenizer, count: o200k.count, budget: 150, chunk });
+    const run = (chunk: number) =>
+      formatWithinBudget(budgetInput(d), { format: formats.toon, tokenizer: o200k.tokenizer, count: o200k.count, budget: 150, chunk });
     const first = run(1);
     assert.equal(first.indexForm, 'brief');
     const seen: number[] = [];
     for (let n = 1; n <= first.metadata.total_chunks; n++) {
       const r = n === 1 ? first : run(n);
       assert.ok(o200k.tokenizer.count(r.content) <= 150);
-      assert.match(r.content, n < first.metadata.total_chunks ? new RegExp(`\nnext: chunk ${n + 1} \\(offset=\\d+, limit=\\d+\\)\n`) : /<< this response\n\[\/chunks\]/);
+      assert.match(
+        r.content,
+        n < first.metadata.total_chunks
+          ? new RegExp(`\nnext: chunk ${n + 1} \\(offset=\\d+, limit=\\d+\\)\n`)
+          : /<< this response\n\[\/chunks\]/,
+      );
       seen.push(...r.included);
     }
-    assert.deepEqual(seen, d.result.items.map((_, i) => i));
+    assert.deepEqual(
+      seen,
+      d.result.items.map((_, i) => i),
+    );
   });
 
   it('asking for a chunk that does not exist is a usage error', () => {
     const d = datasets.find((x) => x.kind === 'issues' && x.result.items.length > 50)!;
     const r = formatWithinBudget(budgetInput(d), { format: formats.toon, tokenizer: o200k.tokenizer, count: o200k.count, budget: 500 });
     assert.throws(
-      () => formatWithinBudget(budgetInput(d), { format: formats.toon, tokenizer: o200k.tokenizer, count: o200k.count, budget: 500, chunk: r.metadata.total_chunks + 1 }),
+      () =>
+        formatWithinBudget(budgetInput(d), {
+          format: formats.toon,
+          tokenizer: o200k.tokenizer,
+          count: o200k.count,
+          budget: 500,
+          chunk: r.metadata.total_chunks + 1,
+        }),
       (err: unknown) => err instanceof UsageError && err.exitCode === 2 && /no chunk/.test(err.message),
     );
   });
 
   it('summaries in the index say what each chunk holds: key ranges and states', () => {
     const issues = datasets.find((x) => x.kind === 'issues' && x.result.items.length === 83)!;
-    const r = formatWithinBudget(budgetInput(issues), { format: formats.toon, tokenizer: o200k.tokenizer, count: o200k.count, budget: 600 });
+    const r = formatWithinBudget(budgetInput(issues), {
+      format: formats.toon,
+      tokenizer: o200k.tokenizer,
+      count: o200k.count,
+      budget: 600,
+    });
     assert.equal(r.indexForm, 'detailed');
     const entries = [...r.content.matchAll(/^chunk (\d+) \(offset=(\d+), limit=(\d+)\): (gh#\d+)…(gh#\d+): (.*?)( << this response)?$/gm)];
     assert.equal(entries.length, r.metadata.total_chunks);
@@ -110,7 +153,14 @@ describe('planChunks: the pages column', () => {
   it('returns 1 without packing when the whole encoding fits, and counts it once', () => {
     const d = datasets.find((x) => x.kind === 'diffs')!;
     const counted: string[] = [];
-    const plan = planChunks(d.result.items, { kind: d.kind, format: formats.toon, tokenizer: o200k.tokenizer, budget: 100_000, level: 'full', count: (t) => (counted.push(t), o200k.count(t)) });
+    const plan = planChunks(d.result.items, {
+      kind: d.kind,
+      format: formats.toon,
+      tokenizer: o200k.tokenizer,
+      budget: 100_000,
+      level: 'full',
+      count: (t) => (counted.push(t), o200k.count(t)),
+    });
     assert.equal(plan.total_chunks, 1);
     assert.equal(plan.fits_whole, true);
     assert.equal(counted.length, 1);
@@ -125,9 +175,20 @@ describe('planChunks: the pages column', () => {
         for (const level of LEVELS) {
           const items = datasetAtLevel(d, level);
           for (const format of Object.values(formats)) {
-            const options = { kind: d.kind, format, tokenizer: o200k.tokenizer, budget, level: 'raw' as const, models: d.result.items, count: o200k.count };
+            const options = {
+              kind: d.kind,
+              format,
+              tokenizer: o200k.tokenizer,
+              budget,
+              level: 'raw' as const,
+              models: d.result.items,
+              count: o200k.count,
+            };
             const distinct = new Map<string, number>();
-            const plan = planChunks(items, { ...options, count: (t) => (distinct.has(t) || distinct.set(t, o200k.count(t)), distinct.get(t)!) });
+            const plan = planChunks(items, {
+              ...options,
+              count: (t) => (distinct.has(t) || distinct.set(t, o200k.count(t)), distinct.get(t)!),
+            });
             const where = `${datasetName(d)} ${level} ${format.name}`;
             let next = 0;
             for (const c of plan.chunks) {
@@ -158,7 +219,10 @@ describe('planChunks: the pages column', () => {
         }
       }
       assert.ok(chunked > 50, `${chunked} plans needed chunks`);
-      assert.ok(countedTokens <= 2.6 * wholeTokens, `all plans together counted ${(countedTokens / wholeTokens).toFixed(2)}x the tokens of the lists they split`);
+      assert.ok(
+        countedTokens <= 2.6 * wholeTokens,
+        `all plans together counted ${(countedTokens / wholeTokens).toFixed(2)}x the tokens of the lists they split`,
+      );
     });
   }
 
@@ -169,12 +233,23 @@ describe('planChunks: the pages column', () => {
         for (const level of LEVELS) {
           const items = datasetAtLevel(d, level);
           for (const format of Object.values(formats)) {
-            const options = { kind: d.kind, format, tokenizer: t.tokenizer, budget: 2000, level: 'raw' as const, models: d.result.items, count: t.count };
+            const options = {
+              kind: d.kind,
+              format,
+              tokenizer: t.tokenizer,
+              budget: 2000,
+              level: 'raw' as const,
+              models: d.result.items,
+              count: t.count,
+            };
             const plan = planChunks(items, options);
             assert.equal(plan.tokenizer, name);
             plan.chunks.forEach((c, k) => {
               if (plan.oversized.includes(c.offset)) return;
-              assert.ok(t.tokenizer.count(chunkResponse(items, options, plan, k)) <= 2000, `${datasetName(d)} ${level} ${format.name} chunk ${k + 1} (${name})`);
+              assert.ok(
+                t.tokenizer.count(chunkResponse(items, options, plan, k)) <= 2000,
+                `${datasetName(d)} ${level} ${format.name} chunk ${k + 1} (${name})`,
+              );
             });
           }
         }
@@ -186,7 +261,14 @@ describe('planChunks: the pages column', () => {
     const d = datasets.find((x) => x.kind === 'issues' && x.result.items.length > 100)!;
     let previous = 0;
     for (const budget of [16000, 8000, 4000, 2000, 1000, 500]) {
-      const plan = planChunks(d.result.items, { kind: d.kind, format: formats.toon, tokenizer: o200k.tokenizer, budget, level: 'standard', count: o200k.count });
+      const plan = planChunks(d.result.items, {
+        kind: d.kind,
+        format: formats.toon,
+        tokenizer: o200k.tokenizer,
+        budget,
+        level: 'standard',
+        count: o200k.count,
+      });
       assert.ok(plan.total_chunks >= previous, `${budget}: ${plan.total_chunks} < ${previous}`);
       previous = plan.total_chunks;
     }

@@ -24,8 +24,16 @@ describe('strategy resolver', () => {
   });
 
   it('strips a proxy prefix and retries config, then the built-in table', () => {
-    assert.deepEqual(resolveStrategy('cloud__get_merge_request_diffs'), { strategy: 'size_proportional', by: 'builtin after prefix', name: 'get_merge_request_diffs' });
-    assert.deepEqual(resolveStrategy('cloud__get_issues', { get_issues: 'head_tail' }), { strategy: 'head_tail', by: 'config after prefix', name: 'get_issues' });
+    assert.deepEqual(resolveStrategy('cloud__get_merge_request_diffs'), {
+      strategy: 'size_proportional',
+      by: 'builtin after prefix',
+      name: 'get_merge_request_diffs',
+    });
+    assert.deepEqual(resolveStrategy('cloud__get_issues', { get_issues: 'head_tail' }), {
+      strategy: 'head_tail',
+      by: 'config after prefix',
+      name: 'get_issues',
+    });
     assert.equal(resolveStrategy('a__b__get_issue_comments').strategy, 'cascading');
     // The exact name in the config wins over the stripped one.
     assert.equal(resolveStrategy('cloud__get_issues', { cloud__get_issues: 'default' }).strategy, 'default');

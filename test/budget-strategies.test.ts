@@ -51,7 +51,10 @@ describe('size_proportional: file-type weights applied to diffs (real PR files)'
     assert.ok(lock >= 0 && diffs[lock]!.diff.split('\n').length > 500);
     const values = STRATEGIES.size_proportional.itemValues(diffs, 'diffs');
     const sourceBigger = diffs.filter((f, i) => fileType(f.file_path) === 'source' && values[i]! > values[lock]!);
-    assert.ok(sourceBigger.length >= 5, 'source files are worth more than the lock file, though the lock file has more changed lines than most');
+    assert.ok(
+      sourceBigger.length >= 5,
+      'source files are worth more than the lock file, though the lock file has more changed lines than most',
+    );
     const order = readingOrder(values);
     assert.ok(order.indexOf(lock) > order.indexOf(diffs.findIndex((f) => f.file_path === 'src/github/repos.rs')));
     for (const budget of [1500, 3000, 6000]) {
@@ -62,7 +65,10 @@ describe('size_proportional: file-type weights applied to diffs (real PR files)'
         return typeof diff === 'string' ? diff.split('\n').filter((l) => !l.startsWith('…[cut')).length : 0;
       };
       assert.equal(kept('Cargo.lock'), 0, `budget ${budget}: the lock file's patch is cut`);
-      assert.ok(kept('src/github/queries/recent_commits.rs') + kept('src/github/repos.rs') > 20, `budget ${budget}: source patches are kept`);
+      assert.ok(
+        kept('src/github/queries/recent_commits.rs') + kept('src/github/repos.rs') > 20,
+        `budget ${budget}: source patches are kept`,
+      );
     }
   });
 
@@ -88,13 +94,17 @@ describe('thread_level (real review threads)', () => {
     const values = STRATEGIES.thread_level.itemValues(threads, 'discussions');
     const order = readingOrder(values);
     const firstResolved = order.findIndex((i) => threads[i]!.resolved);
-    assert.ok(order.slice(0, firstResolved).every((i) => !threads[i]!.resolved) && order.slice(firstResolved).every((i) => threads[i]!.resolved), 'all unresolved before all resolved');
+    assert.ok(
+      order.slice(0, firstResolved).every((i) => !threads[i]!.resolved) && order.slice(firstResolved).every((i) => threads[i]!.resolved),
+      'all unresolved before all resolved',
+    );
     const input: BudgetInput = { kind: 'discussions', items: threads };
     const full = o200k.count(toon.encode(threads as unknown as JsonObject[]));
     // One chunk, not all detail: unresolved threads keep their text first.
     const one = formatWithinBudget(input, { format: toon, tokenizer: o200k.tokenizer, count: o200k.count, budget: Math.floor(full / 3) });
     assert.equal(one.metadata.total_chunks, 1);
-    const detailed = (resolved: boolean) => one.included.filter((i, k) => threads[i]!.resolved === resolved && one.levels[k]!.level !== 'minimal').length;
+    const detailed = (resolved: boolean) =>
+      one.included.filter((i, k) => threads[i]!.resolved === resolved && one.levels[k]!.level !== 'minimal').length;
     assert.ok(detailed(false) > detailed(true), `${detailed(false)} unresolved and ${detailed(true)} resolved threads keep their text`);
     // Several chunks: chunk 1 is the unresolved threads.
     const r = formatWithinBudget(input, { format: toon, tokenizer: o200k.tokenizer, count: o200k.count, budget: 300 });
@@ -111,13 +121,19 @@ describe('thread_level (real review threads)', () => {
     const thread: Discussion = { id: 'thread-1', resolved: false, comments };
     const all = itemAtLevel('discussions', thread, 'standard');
     const budget = Math.floor(tokensOf(all) / 3);
-    const r = formatWithinBudget({ kind: 'discussions', items: [thread] }, { format: compact, tokenizer: o200k.tokenizer, count: o200k.count, budget, strategy: 'thread_level' });
+    const r = formatWithinBudget(
+      { kind: 'discussions', items: [thread] },
+      { format: compact, tokenizer: o200k.tokenizer, count: o200k.count, budget, strategy: 'thread_level' },
+    );
     const [out] = JSON.parse(responseBody(r.content)) as JsonObject[];
     const list = out!['comments'] as (JsonObject | string)[];
     assert.ok(Array.isArray(list), 'the thread is at standard or full detail');
     assert.equal((list[0] as JsonObject)['id'], comments[0]!.id);
     assert.equal((list.at(-1) as JsonObject)['id'], comments.at(-1)!.id);
-    assert.ok(list.some((c) => typeof c === 'string' && /^…\[cut \d+ comments?\]$/.test(c)), 'middle comments cut with a marker');
+    assert.ok(
+      list.some((c) => typeof c === 'string' && /^…\[cut \d+ comments?\]$/.test(c)),
+      'middle comments cut with a marker',
+    );
     assert.ok(o200k.count(r.content) <= budget);
   });
 });
@@ -131,7 +147,10 @@ describe('cascading (real GitLab notes, listed newest first by the API)', () => 
     for (let k = 1; k < times.length; k++) assert.ok(times[k - 1]! >= times[k]!, 'newest first');
     const reversed = [...notes].reverse();
     const order2 = readingOrder(STRATEGIES.cascading.itemValues(reversed, 'comments'));
-    assert.deepEqual(order2.map((i) => reversed[i]!.id), order.map((i) => notes[i]!.id));
+    assert.deepEqual(
+      order2.map((i) => reversed[i]!.id),
+      order.map((i) => notes[i]!.id),
+    );
   });
 
   it('chunk 1 of a chunked comment list holds the newest comments', () => {
@@ -144,7 +163,10 @@ describe('cascading (real GitLab notes, listed newest first by the API)', () => 
     assert.equal(newestIn, newestAll);
     const oldestIn = Math.min(...r.included.map((i) => Date.parse(comments[i]!.created_at!)));
     const left = comments.filter((_, i) => !r.included.includes(i)).map((c) => Date.parse(c.created_at!));
-    assert.ok(left.every((t) => t <= oldestIn), 'every comment left for later chunks is older than all in chunk 1');
+    assert.ok(
+      left.every((t) => t <= oldestIn),
+      'every comment left for later chunks is older than all in chunk 1',
+    );
   });
 });
 
@@ -163,14 +185,19 @@ describe('element_count (real issue list)', () => {
 
 describe('head_tail (a real Jira description holding a console log)', () => {
   it('keeps the error lines and the end of the log where head-first cutting keeps only the top', () => {
-    const d = datasets.find((x) => x.provider === 'jira' && x.kind === 'issues' && x.result.items.some((i) => (i as Issue).key === 'ALOY-1015'))!;
+    const d = datasets.find(
+      (x) => x.provider === 'jira' && x.kind === 'issues' && x.result.items.some((i) => (i as Issue).key === 'ALOY-1015'),
+    )!;
     const issue = (d.result.items as Issue[]).find((i) => i.key === 'ALOY-1015')!;
     const lines = issue.description!.split('\n');
     const errorLines = lines.filter((l) => l.startsWith('[ERROR]'));
     assert.ok(errorLines.length >= 6 && lines.length > 70);
     const budget = tokensOf(itemAtLevel('issues', issue, 'minimal')) + Math.floor(tokensOf(issue.description) * 0.45);
     const keptLines = (strategy: 'head_tail' | 'element_count') => {
-      const r = formatWithinBudget({ kind: 'issues', items: [issue] }, { format: compact, tokenizer: o200k.tokenizer, count: o200k.count, budget, strategy });
+      const r = formatWithinBudget(
+        { kind: 'issues', items: [issue] },
+        { format: compact, tokenizer: o200k.tokenizer, count: o200k.count, budget, strategy },
+      );
       assert.ok(o200k.count(r.content) <= budget);
       const [out] = JSON.parse(responseBody(r.content)) as JsonObject[];
       return String(out!['description'] ?? '').split('\n');

@@ -9,7 +9,11 @@ let texts: string[];
 
 before(async () => {
   const datasets = await corpusDatasets();
-  texts = datasets.flatMap((d) => d.result.items.map((i) => (d.kind === 'diffs' ? (i as FileDiff).diff : d.kind === 'issues' ? ((i as Issue).description ?? '') : ''))).filter((t) => t.length > 0);
+  texts = datasets
+    .flatMap((d) =>
+      d.result.items.map((i) => (d.kind === 'diffs' ? (i as FileDiff).diff : d.kind === 'issues' ? ((i as Issue).description ?? '') : '')),
+    )
+    .filter((t) => t.length > 0);
 });
 
 /** Lines a cut text stands for: its own lines, and what each marker says it left out. */
@@ -47,19 +51,23 @@ describe('cutting long texts at line boundaries (real patches and descriptions)'
   it('a cut keeps whole lines in order and its markers account for every line left out', () => {
     const cuttable = texts.filter((t) => lineBlocks(t.split('\n')) !== undefined);
     fc.assert(
-      fc.property(fc.nat({ max: cuttable.length - 1 }), fc.array(fc.boolean(), { minLength: MAX_BLOCKS, maxLength: MAX_BLOCKS }), (pick, mask) => {
-        const lines = cuttable[pick]!.split('\n');
-        const blocks = lineBlocks(lines)!;
-        const kept = blocks.map((_, k) => mask[k]!);
-        const cut = renderCut(lines, blocks, kept);
-        const { kept: keptLines, cutCount } = accountedLines(cut);
-        const expected = blocks.flatMap((b, k) => (kept[k] ? lines.slice(b.start, b.end) : []));
-        assert.deepEqual(keptLines, expected);
-        assert.equal(keptLines.length + cutCount, lines.length);
-        if (kept.every(Boolean)) assert.equal(cut, cuttable[pick]);
-        // No two markers in a row: a run of cut blocks is one marker.
-        assert.doesNotMatch(cut, /…\[cut \d+ lines?\]\n…\[cut/);
-      }),
+      fc.property(
+        fc.nat({ max: cuttable.length - 1 }),
+        fc.array(fc.boolean(), { minLength: MAX_BLOCKS, maxLength: MAX_BLOCKS }),
+        (pick, mask) => {
+          const lines = cuttable[pick]!.split('\n');
+          const blocks = lineBlocks(lines)!;
+          const kept = blocks.map((_, k) => mask[k]!);
+          const cut = renderCut(lines, blocks, kept);
+          const { kept: keptLines, cutCount } = accountedLines(cut);
+          const expected = blocks.flatMap((b, k) => (kept[k] ? lines.slice(b.start, b.end) : []));
+          assert.deepEqual(keptLines, expected);
+          assert.equal(keptLines.length + cutCount, lines.length);
+          if (kept.every(Boolean)) assert.equal(cut, cuttable[pick]);
+          // No two markers in a row: a run of cut blocks is one marker.
+          assert.doesNotMatch(cut, /…\[cut \d+ lines?\]\n…\[cut/);
+        },
+      ),
       { numRuns: 500 },
     );
   });

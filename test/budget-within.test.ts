@@ -25,7 +25,11 @@ before(async () => {
 });
 
 /** Run the pipeline and check what every response must be; returns how many were chunked. */
-async function checkGrid(tokenizerName: TokenizerName, sets: Dataset[], budgets: number[]): Promise<{ runs: number; chunked: number; trimmed: number }> {
+async function checkGrid(
+  tokenizerName: TokenizerName,
+  sets: Dataset[],
+  budgets: number[],
+): Promise<{ runs: number; chunked: number; trimmed: number }> {
   const { tokenizer, count } = await memoTokenizer(tokenizerName);
   let runs = 0;
   let chunked = 0;
@@ -74,13 +78,21 @@ describe('every response is within budget under the tokenizer it was given (corp
   });
 
   it('cl100k_base: every third dataset, every format, three budgets', async () => {
-    await checkGrid('cl100k_base', datasets.filter((_, i) => i % 3 === 0), [300, 1000, 4000]);
+    await checkGrid(
+      'cl100k_base',
+      datasets.filter((_, i) => i % 3 === 0),
+      [300, 1000, 4000],
+    );
   });
 
   it('heuristic: every third dataset, every format, three budgets (an estimate, and labelled so)', async () => {
     const { tokenizer } = await memoTokenizer('heuristic');
     assert.equal(tokenizer.estimate, true);
-    await checkGrid('heuristic', datasets.filter((_, i) => i % 3 === 1), [300, 1000, 4000]);
+    await checkGrid(
+      'heuristic',
+      datasets.filter((_, i) => i % 3 === 1),
+      [300, 1000, 4000],
+    );
   });
 
   it('raw list bodies through devboy format: every recorded list the corpus answers with, every format', async () => {
@@ -95,7 +107,10 @@ describe('every response is within budget under the tokenizer it was given (corp
       try {
         read = readResponse(JSON.parse(text), file!);
       } catch (err) {
-        assert.ok(err instanceof DataError && /not a list devboy models|cannot tell/.test(err.message), `${file}: ${(err as Error).message}`);
+        assert.ok(
+          err instanceof DataError && /not a list devboy models|cannot tell/.test(err.message),
+          `${file}: ${(err as Error).message}`,
+        );
         continue;
       }
       if (read.items.length < 2) continue;
@@ -104,7 +119,10 @@ describe('every response is within budget under the tokenizer it was given (corp
       const body = JSON.stringify((JSON.parse(text) as { response: { body: unknown } }).response.body);
       for (const to of Object.keys(formats) as FormatName[]) {
         for (const budget of [300, 1000, 4000]) {
-          for (const input of [{ name: file!, text }, { name: `${file} (body)`, text: body }]) {
+          for (const input of [
+            { name: file!, text },
+            { name: `${file} (body)`, text: body },
+          ]) {
             const out = await formatInput({ input, to, tokenizer: 'o200k_base', budget, count });
             assert.ok(tokenizer.count(out.content) <= budget, `${input.name} as ${to} in ${budget}`);
             assert.equal(out.metadata.total_items, read.items.length);

@@ -28,8 +28,15 @@ describe('devboy benchmark --json: schema devboy.benchmark/1 (docs/benchmark-sch
   it('has the documented top-level fields, datasets and rows', () => {
     assert.equal(run.schema, 'devboy.benchmark/1');
     assert.deepEqual(run.source, { kind: 'corpus', corpus: 'embedded', target: 'betamaxpy__betamax' });
-    for (const k of ['devboy', 'source', 'settings', 'tokenizers', 'formats', 'datasets', 'rows', 'heuristic_bias', 'lossy']) assert.ok(k in run, k);
-    assert.deepEqual(run.tokenizers.map((t) => [t.name, t.estimate]), [['heuristic', true], ['o200k_base', false]]);
+    for (const k of ['devboy', 'source', 'settings', 'tokenizers', 'formats', 'datasets', 'rows', 'heuristic_bias', 'lossy'])
+      assert.ok(k in run, k);
+    assert.deepEqual(
+      run.tokenizers.map((t) => [t.name, t.estimate]),
+      [
+        ['heuristic', true],
+        ['o200k_base', false],
+      ],
+    );
     assert.deepEqual(run.settings.formats, ['json', 'json-compact', 'toon', 'stc', 'gcf']);
     assert.deepEqual(run.settings.levels, ['raw', 'full', 'standard', 'minimal']);
     for (const d of run.datasets) {
@@ -42,8 +49,10 @@ describe('devboy benchmark --json: schema devboy.benchmark/1 (docs/benchmark-sch
   it('every row has the documented fields with the documented types', () => {
     assert.equal(run.rows.length, run.datasets.length * 4 * 5 * 2);
     for (const r of run.rows) {
-      for (const k of ['provider', 'project', 'dataset', 'label', 'level', 'format', 'tokenizer']) assert.equal(typeof (r as never)[k], 'string', k);
-      for (const k of ['tokens', 'bytes', 'pages', 'encode_ms', 'decode_ms']) assert.ok(Number.isFinite((r as never)[k]) && (r as never)[k] >= 0, k);
+      for (const k of ['provider', 'project', 'dataset', 'label', 'level', 'format', 'tokenizer'])
+        assert.equal(typeof (r as never)[k], 'string', k);
+      for (const k of ['tokens', 'bytes', 'pages', 'encode_ms', 'decode_ms'])
+        assert.ok(Number.isFinite((r as never)[k]) && (r as never)[k] >= 0, k);
       assert.ok(Number.isInteger(r.tokens) && Number.isInteger(r.pages) && r.pages >= 1);
       assert.ok(r.encode_spread_ms[0] <= r.encode_ms && r.encode_ms <= r.encode_spread_ms[1]);
       assert.equal(typeof r.lossless, 'boolean');
@@ -93,7 +102,8 @@ describe('devboy benchmark --baseline: the CI regression gate', () => {
     assert.equal(r.code, 1);
     assert.match(r.stdout, new RegExp(`regression gate: FAILED against .*lower\\.json: ${lowered.length} regressions`));
     const now = new Map(run.rows.map((x) => [rowKey(x), x.tokens]));
-    for (const row of lowered) assert.ok(r.stdout.includes(`tokens   ${rowKey(row)}: ${row.tokens} -> ${now.get(rowKey(row))} tokens`), rowKey(row));
+    for (const row of lowered)
+      assert.ok(r.stdout.includes(`tokens   ${rowKey(row)}: ${row.tokens} -> ${now.get(rowKey(row))} tokens`), rowKey(row));
   });
 
   it('with --json the result stays valid JSON on stdout and the verdict goes to stderr', async () => {
@@ -158,7 +168,9 @@ describe('devboy benchmark --session: a real dedup column', () => {
     assert.equal(doc.session?.calls, 4);
     assert.equal(doc.session?.hits, 2);
     for (const row of doc.rows) {
-      const replayed: NonNullable<BenchmarkResult["session"]>["results"] = doc.session!.results.filter((x) => x.tokenizer === row.tokenizer && x.format === row.format);
+      const replayed: NonNullable<BenchmarkResult['session']>['results'] = doc.session!.results.filter(
+        (x) => x.tokenizer === row.tokenizer && x.format === row.format,
+      );
       assert.equal(replayed.length, 1);
       assert.ok(row.savings.dedup > 0.3, `two of four big calls were repeats: ${row.savings.dedup}`);
       assert.equal(row.savings.dedup, replayed[0]!.dedup);
@@ -173,9 +185,12 @@ describe('devboy benchmark --provider (live mode, against a local server that pl
     const { GITHUB_TOKEN, startGithubLive } = await import('./helpers/live-apis.js');
     const live = await startGithubLive();
     try {
-      const r = await runCli(['benchmark', '--provider', 'github', '--owner', 'acme', '--repo', 'widgets', '--limit', '5', '--runs', '1', '--json'], {
-        env: { GITHUB_TOKEN, GITHUB_API_URL: live.url, DEVBOY_CORPUS: '' },
-      });
+      const r = await runCli(
+        ['benchmark', '--provider', 'github', '--owner', 'acme', '--repo', 'widgets', '--limit', '5', '--runs', '1', '--json'],
+        {
+          env: { GITHUB_TOKEN, GITHUB_API_URL: live.url, DEVBOY_CORPUS: '' },
+        },
+      );
       assert.equal(r.code, 0, r.stderr);
       assert.ok(!r.stdout.includes(GITHUB_TOKEN) && !r.stderr.includes(GITHUB_TOKEN));
       const doc: BenchmarkResult = JSON.parse(r.stdout);
@@ -191,7 +206,9 @@ describe('devboy benchmark --provider (live mode, against a local server that pl
     const { startGithubLive } = await import('./helpers/live-apis.js');
     const live = await startGithubLive();
     try {
-      const r = await runCli(['benchmark', '--provider', 'github', '--owner', 'acme', '--repo', 'widgets'], { env: { GITHUB_TOKEN: 'ghp_wrongTOKENvalue000', GITHUB_API_URL: live.url, DEVBOY_CORPUS: '' } });
+      const r = await runCli(['benchmark', '--provider', 'github', '--owner', 'acme', '--repo', 'widgets'], {
+        env: { GITHUB_TOKEN: 'ghp_wrongTOKENvalue000', GITHUB_API_URL: live.url, DEVBOY_CORPUS: '' },
+      });
       assert.equal(r.code, 1);
       assert.equal(r.stderr.trim().split('\n').length, 1);
       assert.match(r.stderr, /set GITHUB_TOKEN/);

@@ -19,7 +19,16 @@ function corpusRows(copies: number): JsonObject[] {
   const rows: JsonObject[] = [];
   for (let c = 0; c < copies; c++) {
     for (const issue of issues) {
-      const row: JsonObject = { id: (issue.id as number) + c * 1_000_000_000, number: issue.number!, title: issue.title!, state: issue.state!, user: (issue.user as JsonObject).login!, comments: issue.comments!, created_at: issue.created_at!, closed_at: issue.closed_at ?? null };
+      const row: JsonObject = {
+        id: (issue.id as number) + c * 1_000_000_000,
+        number: issue.number!,
+        title: issue.title!,
+        state: issue.state!,
+        user: (issue.user as JsonObject).login!,
+        comments: issue.comments!,
+        created_at: issue.created_at!,
+        closed_at: issue.closed_at ?? null,
+      };
       // Pull requests carry one more column: the keys change mid-stream, again and again.
       if (issue.pull_request) row.pr = true;
       rows.push(row);
@@ -37,7 +46,9 @@ function decodeRows(text: string): unknown[] {
 describe('devboy convert --stream', () => {
   it('writes the first rows before the input ends, and the whole output decodes to the same rows', async () => {
     const rows = corpusRows(1).slice(0, 6);
-    const child = spawn(process.execPath, [resolve(REPO_ROOT, 'bin', 'run.js'), 'convert', '-', '--to', 'gcf', '--stream'], { stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [resolve(REPO_ROOT, 'bin', 'run.js'), 'convert', '-', '--to', 'gcf', '--stream'], {
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     let out = '';
     let stderr = '';
     const waiters: Array<() => void> = [];
@@ -50,7 +61,8 @@ describe('devboy convert --stream', () => {
     const outputContains = async (needle: string) => {
       const deadline = Date.now() + 15_000;
       while (!out.includes(needle)) {
-        if (Date.now() > deadline) assert.fail(`no ${JSON.stringify(needle)} on stdout while stdin is open; got ${JSON.stringify(out)} ${stderr}`);
+        if (Date.now() > deadline)
+          assert.fail(`no ${JSON.stringify(needle)} on stdout while stdin is open; got ${JSON.stringify(out)} ${stderr}`);
         await new Promise<void>((res) => {
           waiters.push(res);
           setTimeout(res, 200);
@@ -101,7 +113,12 @@ describe('devboy convert --stream', () => {
       const r = await runCli(['convert', '-', '--to', to, '--stream'], { input: '{"a":1}\n' });
       assert.equal(r.code, 2);
       assert.equal(r.stdout, '');
-      assert.match(r.stderr, new RegExp(`^devboy convert: --stream needs --to gcf: ${to.toUpperCase()} writes each array's length \\(\\[N\\]\\) before its first row.*GCF defers counts \\(\\[\\?\\]\\)`));
+      assert.match(
+        r.stderr,
+        new RegExp(
+          `^devboy convert: --stream needs --to gcf: ${to.toUpperCase()} writes each array's length \\(\\[N\\]\\) before its first row.*GCF defers counts \\(\\[\\?\\]\\)`,
+        ),
+      );
       assert.equal(r.stderr.split('\n').length, 2);
     }
     const verify = await runCli(['convert', '-', '--to', 'gcf', '--stream', '--verify'], { input: '{"a":1}\n' });
@@ -112,7 +129,9 @@ describe('devboy convert --stream', () => {
   });
 
   it('a bad row ends the run at once, even while standard input stays open', async () => {
-    const child = spawn(process.execPath, [resolve(REPO_ROOT, 'bin', 'run.js'), 'convert', '-', '--to', 'gcf', '--stream'], { stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [resolve(REPO_ROOT, 'bin', 'run.js'), 'convert', '-', '--to', 'gcf', '--stream'], {
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     let stderr = '';
     child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
     child.stdout.resume();
@@ -123,7 +142,10 @@ describe('devboy convert --stream', () => {
     const code = await Promise.race([closed, timeout]);
     child.stdin.end();
     assert.equal(code, 1, stderr);
-    assert.equal(stderr, 'devboy convert: <stdin>:2:1: field "a" is an object; GCF streaming writes flat rows of scalars only (convert without --stream to encode nested values)\n');
+    assert.equal(
+      stderr,
+      'devboy convert: <stdin>:2:1: field "a" is an object; GCF streaming writes flat rows of scalars only (convert without --stream to encode nested values)\n',
+    );
   });
 
   it('a bad line: exit 1 with file:line:col; with -o nothing is written', async () => {
@@ -133,6 +155,9 @@ describe('devboy convert --stream', () => {
     const r = await runCli(['convert', input, '--to', 'gcf', '--stream', '-o', output]);
     assert.equal(r.code, 1);
     assert.equal(r.stderr, `devboy convert: ${input}:3:8: invalid JSON: unexpected '}' (expected a property name in double quotes)\n`);
-    assert.deepEqual(readdirSync(dir).filter((f) => f === 'bad.gcf' || f.startsWith('.devboy-tmp')), []);
+    assert.deepEqual(
+      readdirSync(dir).filter((f) => f === 'bad.gcf' || f.startsWith('.devboy-tmp')),
+      [],
+    );
   });
 });

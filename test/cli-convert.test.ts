@@ -28,7 +28,8 @@ describe('devboy convert', () => {
       const back = await runCli(['convert', encoded, '--to', 'json-compact']);
       assert.equal(back.code, 0, back.stderr);
       const value = JSON.parse(back.stdout);
-      if (to === 'gcf') assert.deepEqual(value, issues); // GCF keeps values; key order is its known loss
+      if (to === 'gcf')
+        assert.deepEqual(value, issues); // GCF keeps values; key order is its known loss
       else assert.equal(JSON.stringify(value), JSON.stringify(issues));
     });
   }
@@ -117,7 +118,10 @@ describe('devboy convert: bad input', () => {
     const r = await runCli(['convert', bad, '--to', 'toon', '-o', out]);
     assert.equal(r.code, 1);
     assert.equal(readFileSync(out, 'utf8'), 'previous\n');
-    assert.deepEqual(readdirSync(dir).filter((f) => f.startsWith('.devboy-tmp')), []);
+    assert.deepEqual(
+      readdirSync(dir).filter((f) => f.startsWith('.devboy-tmp')),
+      [],
+    );
   });
 
   it('text that is no known format: exit 1 and a hint to pass --from', async () => {

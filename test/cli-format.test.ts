@@ -44,7 +44,10 @@ describe('devboy format', () => {
     assert.ok(total >= 3, `${total} chunks`);
     const seen: string[] = [];
     for (let n = 1; n <= total; n++) {
-      const r = n === 1 ? first : await runCli(['format', '-', '--budget', '400', '--to', 'json-compact', '--json', '--chunk', String(n)], { input: issuesBody });
+      const r =
+        n === 1
+          ? first
+          : await runCli(['format', '-', '--budget', '400', '--to', 'json-compact', '--json', '--chunk', String(n)], { input: issuesBody });
       assert.equal(r.code, 0, r.stderr);
       const { content } = JSON.parse(r.stdout) as { content: string };
       assert.match(content, /Run again with `--chunk N`/);
@@ -67,7 +70,10 @@ describe('devboy format', () => {
   it('--stats prints one line naming the tokens, the tokenizer, the baseline and the strategy', async () => {
     const r = await runCli(['format', filesExchange, '--budget', '1500', '--stats', '--tokenizer', 'heuristic']);
     assert.equal(r.code, 0, r.stderr);
-    assert.match(r.stderr, /^chunk 1\/1: 12 of 12 files \(\d+ full, \d+ standard, \d+ minimal, \d+ with text cut\) in \d+ of 1500 heuristic tokens \(estimate\), toon; -?\d+\.\d% fewer tokens than json_compact of the same items as sent; strategy size_proportional \(builtin: diffs\)/);
+    assert.match(
+      r.stderr,
+      /^chunk 1\/1: 12 of 12 files \(\d+ full, \d+ standard, \d+ minimal, \d+ with text cut\) in \d+ of 1500 heuristic tokens \(estimate\), toon; -?\d+\.\d% fewer tokens than json_compact of the same items as sent; strategy size_proportional \(builtin: diffs\)/,
+    );
     assert.equal(r.stderr.split('\n').length, 2);
   });
 
@@ -94,7 +100,10 @@ describe('devboy format', () => {
       assert.equal(r.code, 0, r.stderr);
       return (JSON.parse(r.stdout) as { pipeline: { strategy: string; resolved_by: string } }).pipeline;
     };
-    assert.deepEqual(await run(['--tool', 'cloud__get_merge_request_diffs']).then((p) => [p.strategy, p.resolved_by]), ['default', 'config after prefix']);
+    assert.deepEqual(await run(['--tool', 'cloud__get_merge_request_diffs']).then((p) => [p.strategy, p.resolved_by]), [
+      'default',
+      'config after prefix',
+    ]);
     assert.deepEqual(await run([]).then((p) => [p.strategy, p.resolved_by]), ['size_proportional', 'builtin']);
     assert.deepEqual(await run(['--strategy', 'head_tail']).then((p) => [p.strategy, p.resolved_by]), ['head_tail', 'flag']);
   });

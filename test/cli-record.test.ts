@@ -21,9 +21,14 @@ interface Run {
 
 function devboy(args: string[], env: Record<string, string> = {}, nodeArgs: string[] = []): Promise<Run> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [...nodeArgs, BIN, ...args], { env: { PATH: process.env['PATH'] ?? '', HOME: dir, ...env }, cwd: dir }, (err, stdout, stderr) => {
-      resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      [...nodeArgs, BIN, ...args],
+      { env: { PATH: process.env['PATH'] ?? '', HOME: dir, ...env }, cwd: dir },
+      (err, stdout, stderr) => {
+        resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -40,10 +45,16 @@ after(async () => {
 describe('devboy record', () => {
   it('records from the API in GITHUB_API_URL with GITHUB_TOKEN, and says where', async () => {
     const out = join(dir, 'corpus');
-    const run = await devboy(['record', '--provider', 'github', '--owner', 'acme', '--repo', 'widgets', '--limit', '5', '--details', '1', '--out', out], { GITHUB_TOKEN, GITHUB_API_URL: live.url });
+    const run = await devboy(
+      ['record', '--provider', 'github', '--owner', 'acme', '--repo', 'widgets', '--limit', '5', '--details', '1', '--out', out],
+      { GITHUB_TOKEN, GITHUB_API_URL: live.url },
+    );
     assert.equal(run.code, 0, run.stderr);
-    assert.match(run.stdout, new RegExp(`^recorded \\d+ exchanges to ${out.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/github/acme__widgets\\n`));
-    assert.match(run.stdout, /  merge_requests +5  GET \/repos\/acme\/widgets\/pulls\?state=all&per_page=5\n/);
+    assert.match(
+      run.stdout,
+      new RegExp(`^recorded \\d+ exchanges to ${out.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/github/acme__widgets\\n`),
+    );
+    assert.match(run.stdout, / {2}merge_requests +5 {2}GET \/repos\/acme\/widgets\/pulls\?state=all&per_page=5\n/);
     assert.ok(!run.stdout.includes(GITHUB_TOKEN) && !run.stderr.includes(GITHUB_TOKEN));
     const files = await readdir(join(out, 'github', 'acme__widgets'));
     assert.ok(files.length >= 5);
@@ -52,9 +63,15 @@ describe('devboy record', () => {
 
   it('a rejected token: one line on stderr, exit 1, nothing written, no token shown', async () => {
     const out = join(dir, 'rejected');
-    const run = await devboy(['record', '-p', 'github', '--owner', 'acme', '--repo', 'widgets', '-o', out, '--max-retries', '0'], { GITHUB_TOKEN: 'ghp_wrongTOKENvalue000', GITHUB_API_URL: live.url });
+    const run = await devboy(['record', '-p', 'github', '--owner', 'acme', '--repo', 'widgets', '-o', out, '--max-retries', '0'], {
+      GITHUB_TOKEN: 'ghp_wrongTOKENvalue000',
+      GITHUB_API_URL: live.url,
+    });
     assert.equal(run.code, 1);
-    assert.match(run.stderr, /^devboy record: GitHub rejected the credentials \(401\) for GET http:\/\/127\.0\.0\.1:\d+\/repos\/acme\/widgets\/issues\?state=all&per_page=30: set GITHUB_TOKEN \(or --token\) to a valid token\n$/);
+    assert.match(
+      run.stderr,
+      /^devboy record: GitHub rejected the credentials \(401\) for GET http:\/\/127\.0\.0\.1:\d+\/repos\/acme\/widgets\/issues\?state=all&per_page=30: set GITHUB_TOKEN \(or --token\) to a valid token\n$/,
+    );
     assert.ok(!run.stderr.includes('ghp_wrongTOKENvalue000'));
     await assert.rejects(readdir(out));
   });
@@ -74,7 +91,10 @@ describe('devboy record', () => {
   it('help does not load any API client library', async () => {
     const log = join(dir, 'resolved.log');
     const hooks = join(dir, 'hooks.mjs');
-    await writeFile(hooks, `import { appendFileSync } from 'node:fs';\nexport async function resolve(specifier, context, next) {\n  const result = await next(specifier, context);\n  appendFileSync(${JSON.stringify(log)}, result.url + '\\n');\n  return result;\n}\n`);
+    await writeFile(
+      hooks,
+      `import { appendFileSync } from 'node:fs';\nexport async function resolve(specifier, context, next) {\n  const result = await next(specifier, context);\n  appendFileSync(${JSON.stringify(log)}, result.url + '\\n');\n  return result;\n}\n`,
+    );
     const register = join(dir, 'register.mjs');
     await writeFile(register, `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\n`);
     for (const args of [['--help'], ['record', '--help']]) {

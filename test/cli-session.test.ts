@@ -16,7 +16,10 @@ after(() => rmSync(dir, { recursive: true, force: true }));
 const body = (rel: string): JsonValue => JSON.parse(readFileSync(join(corpusDir(), rel), 'utf8')).response.body;
 const issues = body('github/betamaxpy__betamax/003_GET_repos_betamaxpy_betamax_issues_state_all_per_page_100.json');
 const repo = body('github/betamaxpy__betamax/000_GET_repositories_11439734.json');
-const jiraFile = readFileSync(join(corpusDir(), 'MANIFEST.tsv'), 'utf8').split('\n').find((l) => l.startsWith('jira/'))!.split('\t')[0]!;
+const jiraFile = readFileSync(join(corpusDir(), 'MANIFEST.tsv'), 'utf8')
+  .split('\n')
+  .find((l) => l.startsWith('jira/'))!
+  .split('\t')[0]!;
 const jira = body(jiraFile);
 const notFound = { message: 'Not Found', documentation_url: 'https://docs.github.com/rest', detail: 'x'.repeat(600) };
 
@@ -53,7 +56,9 @@ async function expected(format: 'toon' | 'json-compact', baseline: 'json_compact
       continue;
     }
     const isText = typeof l.output === 'string';
-    const b = tk.count(isText ? (l.output as string) : baseline === 'json_pretty' ? JSON.stringify(l.output, null, 2) : JSON.stringify(l.output));
+    const b = tk.count(
+      isText ? (l.output as string) : baseline === 'json_pretty' ? JSON.stringify(l.output, null, 2) : JSON.stringify(l.output),
+    );
     const enc = isText ? (l.output as string) : codec.encode(l.output);
     t.base += b;
     const eligible = !l.is_error && Buffer.byteLength(JSON.stringify(l.output)) >= 512;
@@ -74,11 +79,22 @@ async function expected(format: 'toon' | 'json-compact', baseline: 'json_compact
   }
   const dedup = (t.base - t.baseSent - t.refs - t.headers) / t.base;
   const encoder = 1 - t.encSent / t.baseSent;
-  return { hits: t.hits, baseline_tokens: t.base, received_tokens: t.received, dedup, encoder, combined: dedup + (1 - dedup) * encoder, measured: 1 - t.received / t.base };
+  return {
+    hits: t.hits,
+    baseline_tokens: t.base,
+    received_tokens: t.received,
+    dedup,
+    encoder,
+    combined: dedup + (1 - dedup) * encoder,
+    measured: 1 - t.received / t.base,
+  };
 }
 
 describe('devboy session', () => {
-  for (const [format, baseline] of [['toon', 'json_compact'], ['json-compact', 'json_pretty']] as const) {
+  for (const [format, baseline] of [
+    ['toon', 'json_compact'],
+    ['json-compact', 'json_pretty'],
+  ] as const) {
     it(`--format ${format} --savings-baseline ${baseline}: hits and savings match the documented rules`, async () => {
       const r = await runCli(['session', sessionFile, '--format', format, '--savings-baseline', baseline, '--json']);
       assert.equal(r.code, 0, r.stderr);
@@ -86,14 +102,22 @@ describe('devboy session', () => {
       const want = await expected(format, baseline);
       assert.equal(report.hits, 3);
       assert.equal(report.hits, want.hits);
-      assert.deepEqual(report.per_call.map((c: { hit: boolean }) => c.hit), [false, false, true, false, false, false, false, false, true, false, false, false, true]);
+      assert.deepEqual(
+        report.per_call.map((c: { hit: boolean }) => c.hit),
+        [false, false, true, false, false, false, false, false, true, false, false, false, true],
+      );
       assert.equal(report.errors, 2);
       assert.equal(report.boundaries, 1);
       assert.equal(report.baseline, baseline);
       assert.equal(report.tokenizer, 'o200k_base');
       assert.equal(report.baseline_tokens, want.baseline_tokens);
       assert.equal(report.received_tokens, want.received_tokens);
-      for (const [k, v] of [['dedup_savings_pct', want.dedup], ['encoder_savings_pct', want.encoder], ['combined_savings_pct', want.combined], ['measured_savings_pct', want.measured]] as const) {
+      for (const [k, v] of [
+        ['dedup_savings_pct', want.dedup],
+        ['encoder_savings_pct', want.encoder],
+        ['combined_savings_pct', want.combined],
+        ['measured_savings_pct', want.measured],
+      ] as const) {
         assert.ok(Math.abs(report[k] - v) < 1e-12, `${k}: ${report[k]} vs ${v}`);
       }
       assert.ok(report.dedup_savings_pct > 0.3, 'three large repeats are over 40% of this session');
@@ -148,7 +172,12 @@ describe('devboy session', () => {
     assert.match(tinyReport.per_call[6].content, /^<<<SHADOW:shadow_[0-9a-f]{12}>>>\n\{"ok":true\}$/);
     const one = await runCli(['session', sessionFile, '--lru-size', '1', '--json']);
     // Only the body just sent can be referred to: the back-to-back Jira search is the one hit left.
-    assert.deepEqual(JSON.parse(one.stdout).per_call.map((c: { hit: boolean }) => c.hit).lastIndexOf(true), 12);
+    assert.deepEqual(
+      JSON.parse(one.stdout)
+        .per_call.map((c: { hit: boolean }) => c.hit)
+        .lastIndexOf(true),
+      12,
+    );
     assert.equal(JSON.parse(one.stdout).hits, 1);
   });
 });

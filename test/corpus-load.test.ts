@@ -18,7 +18,8 @@ const answered = new Map<string, CorpusEntry>();
 before(async () => {
   datasets = await loadCorpusDatasets(CORPUS_DIR);
   for (const project of await readCorpus(CORPUS_DIR)) {
-    for (const entry of selectAnswered(project.entries)) answered.set(`${project.provider}/${project.project} ${entry.exchange.request.url}`, entry);
+    for (const entry of selectAnswered(project.entries))
+      answered.set(`${project.provider}/${project.project} ${entry.exchange.request.url}`, entry);
   }
 });
 
@@ -39,7 +40,8 @@ function find(label: string): Dataset {
 describe('loading the shared corpus through the real clients and the replay server', () => {
   it('loads every project folder except gitlab-org__group, which holds only milestones', async () => {
     const folders: string[] = [];
-    for (const provider of ['github', 'gitlab', 'jira']) for (const p of await readdir(join(CORPUS_DIR, provider))) folders.push(`${provider}/${p}`);
+    for (const provider of ['github', 'gitlab', 'jira'])
+      for (const p of await readdir(join(CORPUS_DIR, provider))) folders.push(`${provider}/${p}`);
     const loaded = new Set(datasets.map((d) => `${d.provider}/${d.project}`));
     assert.deepEqual(folders.filter((f) => !loaded.has(f)).sort(), ['gitlab/gitlab-org__group']);
   });
@@ -60,7 +62,8 @@ describe('loading the shared corpus through the real clients and the replay serv
       'github/rust-lang__triagebot': 'diffs:5 diffs:8 diffs:3 diffs:5 diffs:7 diffs:12 diffs:3 diffs:3 diffs:3 diffs:4',
       'github/sigmavirus24__github3.py': 'merge_requests:2 merge_requests:11 diffs:5',
       'gitlab/dev.gitlab.org__gitlab__gitlabhq': 'merge_requests:3',
-      'gitlab/gitlab-org__gitlab-foss': 'issues:8 issues:6 issues:2 issues:9 issues:11 issues:2 issues:8 merge_requests:3 merge_requests:2 diffs:1 comments:15 discussions:1',
+      'gitlab/gitlab-org__gitlab-foss':
+        'issues:8 issues:6 issues:2 issues:9 issues:11 issues:2 issues:8 merge_requests:3 merge_requests:2 diffs:1 comments:15 discussions:1',
       'gitlab/rust-lang__triagebot__as-gitlab': 'diffs:7 diffs:3 diffs:3 diffs:3 diffs:4',
       'jira/AC': `issues:20 issues:50 ${'comments:'.repeat(1)}${[1, 1, 1, 4, 2, 2, 1, 5, 2, 3, 1, 4, 4, 2, 6, 2, 1, 3, 6].join(' comments:')}`,
       'jira/ALOY': `issues:20 issues:150 comments:${[7, 4, 3, 2, 3, 6, 7, 6, 2, 4, 4, 10, 2, 2, 6, 1, 4, 3].join(' comments:')}`,
@@ -83,7 +86,13 @@ describe('loading the shared corpus through the real clients and the replay serv
   });
 
   it('keys items as gh#N, pr#N, gitlab#N, mr#N and PROJ-N, matching the raw items 1:1', () => {
-    const patterns: Record<string, RegExp> = { 'github issues': /^gh#\d+$/, 'github merge_requests': /^pr#\d+$/, 'gitlab issues': /^gitlab#\d+$/, 'gitlab merge_requests': /^mr#\d+$/, 'jira issues': /^[A-Z]+-\d+$/ };
+    const patterns: Record<string, RegExp> = {
+      'github issues': /^gh#\d+$/,
+      'github merge_requests': /^pr#\d+$/,
+      'gitlab issues': /^gitlab#\d+$/,
+      'gitlab merge_requests': /^mr#\d+$/,
+      'jira issues': /^[A-Z]+-\d+$/,
+    };
     for (const d of datasets) {
       if (d.kind !== 'discussions') assert.equal(d.raw.length, d.result.items.length, `${d.label}: raw and items are 1:1`);
       const pattern = patterns[`${d.provider} ${d.kind}`];
@@ -161,13 +170,29 @@ describe('pagination and sort metadata agree with the recorded headers and bodie
     for (const d of datasets.filter((x) => x.provider === 'jira' && x.kind === 'comments')) {
       const envelope = ((recordingsOf(d)[0]!.exchange.response.body as JsonObject)['fields'] as JsonObject)['comment'] as JsonObject;
       const count = (envelope['comments'] as unknown[]).length;
-      assert.deepEqual(d.result.pagination, { offset: envelope['startAt'], limit: envelope['maxResults'], total: envelope['total'], has_more: (envelope['startAt'] as number) + count < (envelope['total'] as number) }, d.label);
+      assert.deepEqual(
+        d.result.pagination,
+        {
+          offset: envelope['startAt'],
+          limit: envelope['maxResults'],
+          total: envelope['total'],
+          has_more: (envelope['startAt'] as number) + count < (envelope['total'] as number),
+        },
+        d.label,
+      );
     }
   });
 
   it('sort: the request, else what the server echoed, else the documented default', () => {
-    assert.deepEqual(find('GET /repos/betamaxpy/betamax/issues?direction=asc&per_page=100').result.sort_info, { sort_by: 'created', sort_order: 'asc', available_sorts: ['created', 'updated', 'comments'] });
-    assert.equal(find('GET /repos/sigmavirus24/github3.py/pulls?sort=created&direction=desc&per_page=100').result.sort_info?.sort_order, 'desc');
+    assert.deepEqual(find('GET /repos/betamaxpy/betamax/issues?direction=asc&per_page=100').result.sort_info, {
+      sort_by: 'created',
+      sort_order: 'asc',
+      available_sorts: ['created', 'updated', 'comments'],
+    });
+    assert.equal(
+      find('GET /repos/sigmavirus24/github3.py/pulls?sort=created&direction=desc&per_page=100').result.sort_info?.sort_order,
+      'desc',
+    );
     const search = find('GET /search/issues?q=github3+label%3ABug&per_page=100').result.sort_info!;
     assert.equal(search.sort_by, undefined, 'best-match order has no field');
     const echoed = datasets.find((d) => d.label.includes('milestone=8.5&search='))!;
@@ -187,7 +212,10 @@ describe('normalized items from real payloads', () => {
     assert.ok('assignee' in raw && !('assignees' in raw), 'the recording has the v3 shape');
     const item = v3.result.items[0] as { assignees: { username: string }[]; state: string };
     const assignee = raw['assignee'] as JsonObject | null;
-    assert.deepEqual(item.assignees.map((u) => u.username), assignee ? [assignee['username']] : []);
+    assert.deepEqual(
+      item.assignees.map((u) => u.username),
+      assignee ? [assignee['username']] : [],
+    );
     assert.ok(['open', 'closed'].includes(item.state));
   });
 

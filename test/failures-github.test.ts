@@ -12,7 +12,12 @@ const ISSUES = '/repos/betamaxpy/betamax/issues';
 
 async function failWith(faults: Fault[], http: object = {}): Promise<DevboyError> {
   const { sleep } = instantSleep();
-  const err = await loadCorpusDatasets(CORPUS_DIR, { provider: 'github', project: 'betamaxpy__betamax', faults, http: { sleep, ...http } }).then(
+  const err = await loadCorpusDatasets(CORPUS_DIR, {
+    provider: 'github',
+    project: 'betamaxpy__betamax',
+    faults,
+    http: { sleep, ...http },
+  }).then(
     () => assert.fail('expected a failure'),
     (e: unknown) => e,
   );
@@ -25,14 +30,19 @@ async function failWith(faults: Fault[], http: object = {}): Promise<DevboyError
 describe('GitHub failures, through Octokit and the replay server', () => {
   it('401: says which variable to set', async () => {
     const err = await failWith([{ status: 401, body: { message: 'Bad credentials' } }]);
-    assert.match(err.message, /^GitHub requires credentials \(401\) for GET http:\/\/127\.0\.0\.1:\d+\/repos\/betamaxpy\/betamax\/issues\?.*: set GITHUB_TOKEN \(or --token\)$/);
+    assert.match(
+      err.message,
+      /^GitHub requires credentials \(401\) for GET http:\/\/127\.0\.0\.1:\d+\/repos\/betamaxpy\/betamax\/issues\?.*: set GITHUB_TOKEN \(or --token\)$/,
+    );
   });
 
   it('401 with a token: the token is rejected, and never shown', async () => {
     const entries = (await readCorpus(CORPUS_DIR, { provider: 'github', project: 'betamaxpy__betamax' }))[0]!.entries;
     const server = await ReplayServer.start({ entries, authorize: () => false });
     try {
-      const err = await rejection(loadLiveDatasets({ provider: 'github', owner: 'betamaxpy', repo: 'betamax', host: server.url, token: SECRET, env: {} }));
+      const err = await rejection(
+        loadLiveDatasets({ provider: 'github', owner: 'betamaxpy', repo: 'betamax', host: server.url, token: SECRET, env: {} }),
+      );
       assert.match(err.message, /GitHub rejected the credentials \(401\).*set GITHUB_TOKEN \(or --token\) to a valid token/);
       assert.ok(!err.message.includes(SECRET));
       assert.equal(server.received[0]!.headers.authorization, `token ${SECRET}`, 'the token was sent to the server');
@@ -50,8 +60,13 @@ describe('GitHub failures, through Octokit and the replay server', () => {
     const entries = (await readCorpus(CORPUS_DIR, { provider: 'github', project: 'betamaxpy__betamax' }))[0]!.entries;
     const server = await ReplayServer.start({ entries });
     try {
-      const err = await rejection(loadLiveDatasets({ provider: 'github', owner: 'nobody', repo: 'nothing', host: server.url, token: SECRET, env: {} }));
-      assert.match(err.message, /^no such repository nobody\/nothing on GitHub, or the token cannot see it \(404 for GET .*closest recorded: GET https:\/\/api\.github\.com\/repos\/betamaxpy\/betamax\/issues/);
+      const err = await rejection(
+        loadLiveDatasets({ provider: 'github', owner: 'nobody', repo: 'nothing', host: server.url, token: SECRET, env: {} }),
+      );
+      assert.match(
+        err.message,
+        /^no such repository nobody\/nothing on GitHub, or the token cannot see it \(404 for GET .*closest recorded: GET https:\/\/api\.github\.com\/repos\/betamaxpy\/betamax\/issues/,
+      );
       assert.ok(!err.message.includes(SECRET));
     } finally {
       await server.close();
@@ -76,7 +91,14 @@ describe('GitHub failures, through Octokit and the replay server', () => {
 
   it('429 that does not clear: bounded retries, then a clear error', async () => {
     const { sleep, waits } = instantSleep();
-    const err = await rejection(loadCorpusDatasets(CORPUS_DIR, { provider: 'github', project: 'betamaxpy__betamax', faults: [{ status: 429, headers: { 'retry-after': '1' }, times: Infinity }], http: { sleep, maxRetries: 2 } }));
+    const err = await rejection(
+      loadCorpusDatasets(CORPUS_DIR, {
+        provider: 'github',
+        project: 'betamaxpy__betamax',
+        faults: [{ status: 429, headers: { 'retry-after': '1' }, times: Infinity }],
+        http: { sleep, maxRetries: 2 },
+      }),
+    );
     assert.deepEqual(waits, [1000, 1000]);
     assert.match(err.message, /^GitHub rate limit \(429\) for GET .*: still limited after 2 retries$/);
   });
@@ -88,7 +110,13 @@ describe('GitHub failures, through Octokit and the replay server', () => {
     await loadCorpusDatasets(CORPUS_DIR, {
       provider: 'github',
       project: 'betamaxpy__betamax',
-      faults: [{ status: 403, headers: { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': reset }, body: { message: 'You have exceeded a secondary rate limit' } }],
+      faults: [
+        {
+          status: 403,
+          headers: { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': reset },
+          body: { message: 'You have exceeded a secondary rate limit' },
+        },
+      ],
       http: { sleep, now: () => now },
     });
     assert.deepEqual(waits, [5000]);
@@ -101,7 +129,12 @@ describe('GitHub failures, through Octokit and the replay server', () => {
 
   it('5xx: retries with growing backoff, then succeeds', async () => {
     const { sleep, waits } = instantSleep();
-    await loadCorpusDatasets(CORPUS_DIR, { provider: 'github', project: 'betamaxpy__betamax', faults: [{ status: 502, times: 2 }], http: { sleep } });
+    await loadCorpusDatasets(CORPUS_DIR, {
+      provider: 'github',
+      project: 'betamaxpy__betamax',
+      faults: [{ status: 502, times: 2 }],
+      http: { sleep },
+    });
     assert.deepEqual(waits, [1000, 2000]);
   });
 
@@ -112,12 +145,18 @@ describe('GitHub failures, through Octokit and the replay server', () => {
 
   it('a server that never answers: times out per attempt, bounded', async () => {
     const err = await failWith([{ hang: true, times: Infinity }], { timeoutMs: 150, maxRetries: 1 });
-    assert.match(err.message, /^GitHub did not answer GET http:\/\/127\.0\.0\.1:\d+\/repos\/betamaxpy\/betamax\/issues.* within 150 ms \(2 attempts\)$/);
+    assert.match(
+      err.message,
+      /^GitHub did not answer GET http:\/\/127\.0\.0\.1:\d+\/repos\/betamaxpy\/betamax\/issues.* within 150 ms \(2 attempts\)$/,
+    );
   });
 
   it('a malformed body: one clear error', async () => {
     const err = await failWith([{ malformed: true, path: ISSUES }]);
-    assert.match(err.message, /^malformed response from GitHub for GET .*\/repos\/betamaxpy\/betamax\/issues.*: expected the list of issues to be a JSON array, got text that is not JSON$/);
+    assert.match(
+      err.message,
+      /^malformed response from GitHub for GET .*\/repos\/betamaxpy\/betamax\/issues.*: expected the list of issues to be a JSON array, got text that is not JSON$/,
+    );
   });
 
   it('nothing listening: cannot reach, after bounded retries', async () => {
@@ -125,7 +164,12 @@ describe('GitHub failures, through Octokit and the replay server', () => {
     const server = await ReplayServer.start({ entries: [] });
     const url = server.url;
     await server.close();
-    const err = await rejection(loadLiveDatasets({ provider: 'github', owner: 'a', repo: 'b', host: url, env: {}, http: { sleep, maxRetries: 1 } }));
-    assert.match(err.message, /^cannot reach GitHub: GET http:\/\/127\.0\.0\.1:\d+\/repos\/a\/b\/issues.* failed \(ECONNREFUSED\) after 2 attempts$/);
+    const err = await rejection(
+      loadLiveDatasets({ provider: 'github', owner: 'a', repo: 'b', host: url, env: {}, http: { sleep, maxRetries: 1 } }),
+    );
+    assert.match(
+      err.message,
+      /^cannot reach GitHub: GET http:\/\/127\.0\.0\.1:\d+\/repos\/a\/b\/issues.* failed \(ECONNREFUSED\) after 2 attempts$/,
+    );
   });
 });

@@ -28,8 +28,13 @@ describe('GitLab failures, through Gitbeaker and the replay server', () => {
   it('401 with a token: names GITLAB_TOKEN and GITLAB_HOST, never the token', async () => {
     const server = await ReplayServer.start({ entries: await entriesOf('gitlab', 'gitlab-org__gitlab-foss'), authorize: () => false });
     try {
-      const err = await rejection(loadLiveDatasets({ provider: 'gitlab', owner: 'gitlab-org', repo: 'gitlab-foss', host: server.url, token: SECRET, env: {} }));
-      assert.match(err.message, /^GitLab rejected the credentials \(401\) for GET .*\/api\/v4\/projects\/gitlab-org%2Fgitlab-foss\/issues.*: set GITLAB_TOKEN \(or --token\), and GITLAB_HOST for a self-hosted GitLab to a valid token$/);
+      const err = await rejection(
+        loadLiveDatasets({ provider: 'gitlab', owner: 'gitlab-org', repo: 'gitlab-foss', host: server.url, token: SECRET, env: {} }),
+      );
+      assert.match(
+        err.message,
+        /^GitLab rejected the credentials \(401\) for GET .*\/api\/v4\/projects\/gitlab-org%2Fgitlab-foss\/issues.*: set GITLAB_TOKEN \(or --token\), and GITLAB_HOST for a self-hosted GitLab to a valid token$/,
+      );
       assert.ok(!err.message.includes(SECRET));
       assert.equal(server.received[0]!.headers['private-token'], SECRET);
     } finally {
@@ -50,7 +55,12 @@ describe('GitLab failures, through Gitbeaker and the replay server', () => {
   it("429: waits per Retry-After instead of Gitbeaker's ten quick retries", async () => {
     const { sleep, waits } = instantSleep();
     const entries = await entriesOf('gitlab', 'rust-lang__triagebot__as-gitlab');
-    const datasets = await loadCorpusDatasets(CORPUS_DIR, { provider: 'gitlab', project: 'rust-lang__triagebot__as-gitlab', faults: [{ status: 429, headers: { 'retry-after': '2' }, path: '/2469/diffs' }], http: { sleep } });
+    const datasets = await loadCorpusDatasets(CORPUS_DIR, {
+      provider: 'gitlab',
+      project: 'rust-lang__triagebot__as-gitlab',
+      faults: [{ status: 429, headers: { 'retry-after': '2' }, path: '/2469/diffs' }],
+      http: { sleep },
+    });
     assert.deepEqual(waits, [2000]);
     assert.equal(datasets.length, entries.length);
   });
@@ -60,7 +70,16 @@ describe('GitLab failures, through Gitbeaker and the replay server', () => {
     const server = await ReplayServer.start({ entries, faults: [{ status: 502, times: Infinity }] });
     const { sleep } = instantSleep();
     try {
-      const err = await rejection(loadLiveDatasets({ provider: 'gitlab', owner: 'rust-lang', repo: 'triagebot', host: server.url, env: {}, http: { sleep, maxRetries: 2 } }));
+      const err = await rejection(
+        loadLiveDatasets({
+          provider: 'gitlab',
+          owner: 'rust-lang',
+          repo: 'triagebot',
+          host: server.url,
+          env: {},
+          http: { sleep, maxRetries: 2 },
+        }),
+      );
       assert.match(err.message, /^GitLab server error 502 for GET .* after 3 attempts/);
       assert.equal(server.received.length, 3);
     } finally {
@@ -70,8 +89,14 @@ describe('GitLab failures, through Gitbeaker and the replay server', () => {
 
   it('a malformed body and a hang: one clear error each', async () => {
     const malformed = await loadFailing('gitlab', 'rust-lang__triagebot__as-gitlab', [{ malformed: true }]);
-    assert.match(malformed.message, /^malformed response from GitLab for GET .*\/merge_requests\/\d+\/diffs.*: the body is not valid JSON$/);
-    const hang = await loadFailing('gitlab', 'rust-lang__triagebot__as-gitlab', [{ hang: true, times: Infinity }], { timeoutMs: 150, maxRetries: 0 });
+    assert.match(
+      malformed.message,
+      /^malformed response from GitLab for GET .*\/merge_requests\/\d+\/diffs.*: the body is not valid JSON$/,
+    );
+    const hang = await loadFailing('gitlab', 'rust-lang__triagebot__as-gitlab', [{ hang: true, times: Infinity }], {
+      timeoutMs: 150,
+      maxRetries: 0,
+    });
     assert.match(hang.message, /^GitLab did not answer GET .* within 150 ms \(1 attempt\)$/);
   });
 });
@@ -80,8 +105,13 @@ describe('Jira failures, through jira.js and the replay server', () => {
   it('401 with email and API token: names the variables, never the token or the basic credentials', async () => {
     const server = await ReplayServer.start({ entries: await entriesOf('jira', 'AC'), authorize: () => false });
     try {
-      const err = await rejection(loadLiveDatasets({ provider: 'jira', project: 'AC', host: server.url, email: 'me@example.com', token: JIRA_SECRET, env: {} }));
-      assert.match(err.message, /^Jira rejected the credentials \(401\) .*set JIRA_EMAIL and JIRA_API_TOKEN \(Jira Cloud\) or JIRA_PAT \(Server\/Data Center\), with JIRA_HOST/);
+      const err = await rejection(
+        loadLiveDatasets({ provider: 'jira', project: 'AC', host: server.url, email: 'me@example.com', token: JIRA_SECRET, env: {} }),
+      );
+      assert.match(
+        err.message,
+        /^Jira rejected the credentials \(401\) .*set JIRA_EMAIL and JIRA_API_TOKEN \(Jira Cloud\) or JIRA_PAT \(Server\/Data Center\), with JIRA_HOST/,
+      );
       const basic = Buffer.from(`me@example.com:${JIRA_SECRET}`).toString('base64');
       assert.equal(server.received[0]!.headers.authorization, `Basic ${basic}`);
       assert.ok(!err.message.includes(JIRA_SECRET) && !err.message.includes(basic));
@@ -106,7 +136,10 @@ describe('Jira failures, through jira.js and the replay server', () => {
     const datasets = await loadCorpusDatasets(CORPUS_DIR, {
       provider: 'jira',
       project: 'AC',
-      faults: [{ status: 500, path: '/search' }, { status: 429, headers: { 'retry-after': new Date(now + 4000).toUTCString() }, path: '/issue/AC-1071' }],
+      faults: [
+        { status: 500, path: '/search' },
+        { status: 429, headers: { 'retry-after': new Date(now + 4000).toUTCString() }, path: '/issue/AC-1071' },
+      ],
       http: { sleep, now: () => now },
     });
     assert.deepEqual(waits, [1000, 4000]);
@@ -115,7 +148,10 @@ describe('Jira failures, through jira.js and the replay server', () => {
 
   it('a malformed search page and a hang: one clear error each', async () => {
     const malformed = await loadFailing('jira', 'AC', [{ malformed: true, path: '/search' }]);
-    assert.match(malformed.message, /^malformed response from Jira for GET .*\/rest\/api\/2\/search.*: expected the issues page to be a JSON object, got text that is not JSON$/);
+    assert.match(
+      malformed.message,
+      /^malformed response from Jira for GET .*\/rest\/api\/2\/search.*: expected the issues page to be a JSON object, got text that is not JSON$/,
+    );
     const hang = await loadFailing('jira', 'AC', [{ hang: true, times: Infinity }], { timeoutMs: 150, maxRetries: 1 });
     assert.match(hang.message, /^Jira did not answer GET .* within 150 ms \(2 attempts\)$/);
   });

@@ -30,7 +30,12 @@ describe('every response body in the corpus round-trips', () => {
         assert.equal(check.difference?.kind, 'key-order', `${ex.file}: ${check.reason}`);
         assert.ok(isDeepStrictEqual(format.decode(format.encode(ex.response.body)), ex.response.body), `${ex.file}: values changed`);
       }
-      if (name === 'gcf') assert.deepEqual(lossy.sort(), [...known.corpus.files].sort(), 'the recorded list of GCF losses in test/fixtures/gcf-known-losses.json is out of date');
+      if (name === 'gcf')
+        assert.deepEqual(
+          lossy.sort(),
+          [...known.corpus.files].sort(),
+          'the recorded list of GCF losses in test/fixtures/gcf-known-losses.json is out of date',
+        );
     });
   }
 });

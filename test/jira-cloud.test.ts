@@ -15,17 +15,49 @@ import { ReplayServer } from '../src/replay/server.js';
 
 const SITE = 'https://example.atlassian.net';
 const JQL = 'project = CLOUD ORDER BY created DESC';
-const ada = { accountId: '5b10a2844c20165700ede21g', displayName: 'Ada Lovelace', active: true, avatarUrls: { '48x48': 'https://avatar.example/ada.png' } };
-const adf = (...paragraphs: string[]) => ({ type: 'doc', version: 1, content: paragraphs.map((text) => ({ type: 'paragraph', content: [{ type: 'text', text }] })) });
+const ada = {
+  accountId: '5b10a2844c20165700ede21g',
+  displayName: 'Ada Lovelace',
+  active: true,
+  avatarUrls: { '48x48': 'https://avatar.example/ada.png' },
+};
+const adf = (...paragraphs: string[]) => ({
+  type: 'doc',
+  version: 1,
+  content: paragraphs.map((text) => ({ type: 'paragraph', content: [{ type: 'text', text }] })),
+});
 const issue = (n: number, summary: string) => ({
   id: String(10000 + n),
   key: `CLOUD-${n}`,
-  fields: { summary, description: adf(`${summary}: first paragraph`, 'second paragraph'), status: { name: 'In Progress' }, priority: { name: 'High' }, labels: ['api'], reporter: ada, assignee: null, created: '2026-01-0' + n + 'T10:00:00.000+0000', updated: '2026-01-0' + n + 'T11:00:00.000+0000' },
+  fields: {
+    summary,
+    description: adf(`${summary}: first paragraph`, 'second paragraph'),
+    status: { name: 'In Progress' },
+    priority: { name: 'High' },
+    labels: ['api'],
+    reporter: ada,
+    assignee: null,
+    created: '2026-01-0' + n + 'T10:00:00.000+0000',
+    updated: '2026-01-0' + n + 'T11:00:00.000+0000',
+  },
 });
-const provenance = { source_repo: 'devboy tests', source_commit: null, source_path: 'test/jira-cloud.test.ts', license: 'MIT', envelope: 'constructed (Jira Cloud REST v3 shape)', content: 'constructed' };
+const provenance = {
+  source_repo: 'devboy tests',
+  source_commit: null,
+  source_path: 'test/jira-cloud.test.ts',
+  license: 'MIT',
+  envelope: 'constructed (Jira Cloud REST v3 shape)',
+  content: 'constructed',
+};
 
 function exchange(url: string, body: unknown) {
-  return { provider: 'jira', project: 'CLOUD', request: { method: 'GET', url }, response: { status: 200, headers: { 'content-type': 'application/json;charset=UTF-8' }, body }, provenance };
+  return {
+    provider: 'jira',
+    project: 'CLOUD',
+    request: { method: 'GET', url },
+    response: { status: 200, headers: { 'content-type': 'application/json;charset=UTF-8' }, body },
+    provenance,
+  };
 }
 
 const search = `${SITE}/rest/api/3/search/jql?jql=${encodeURIComponent(JQL)}&maxResults=2&fields=*navigable`;
@@ -36,9 +68,28 @@ before(async () => {
   const project = join(dir, 'jira', 'CLOUD');
   await mkdir(project, { recursive: true });
   const files: [string, unknown][] = [
-    ['000_GET_search_jql.json', exchange(search, { issues: [issue(1, 'Login fails'), issue(2, 'Slow search')], nextPageToken: 'CAEaAggD', isLast: false })],
+    [
+      '000_GET_search_jql.json',
+      exchange(search, { issues: [issue(1, 'Login fails'), issue(2, 'Slow search')], nextPageToken: 'CAEaAggD', isLast: false }),
+    ],
     ['001_GET_search_jql_page_2.json', exchange(`${search}&nextPageToken=CAEaAggD`, { issues: [issue(3, 'Typo')], isLast: true })],
-    ['002_GET_issue_CLOUD_1_comment.json', exchange(`${SITE}/rest/api/3/issue/CLOUD-1/comment?startAt=0&maxResults=100`, { startAt: 0, maxResults: 100, total: 1, comments: [{ id: '900', author: ada, body: adf('Reproduced on staging.'), created: '2026-01-02T09:00:00.000+0000', updated: '2026-01-02T09:00:00.000+0000' }] })],
+    [
+      '002_GET_issue_CLOUD_1_comment.json',
+      exchange(`${SITE}/rest/api/3/issue/CLOUD-1/comment?startAt=0&maxResults=100`, {
+        startAt: 0,
+        maxResults: 100,
+        total: 1,
+        comments: [
+          {
+            id: '900',
+            author: ada,
+            body: adf('Reproduced on staging.'),
+            created: '2026-01-02T09:00:00.000+0000',
+            updated: '2026-01-02T09:00:00.000+0000',
+          },
+        ],
+      }),
+    ],
   ];
   for (const [name, value] of files) await writeFile(join(project, name), JSON.stringify(value));
 });
@@ -49,10 +100,17 @@ describe('Jira Cloud (REST v3) through jira.js Version3Client', () => {
   it('replays enhanced search by nextPageToken, with ADF turned into text', async () => {
     const [issues, comments] = await loadCorpusDatasets(dir);
     assert.equal(issues!.kind, 'issues');
-    assert.deepEqual(issues!.result.items.map((i) => (i as { key: string }).key), ['CLOUD-1', 'CLOUD-2', 'CLOUD-3']);
+    assert.deepEqual(
+      issues!.result.items.map((i) => (i as { key: string }).key),
+      ['CLOUD-1', 'CLOUD-2', 'CLOUD-3'],
+    );
     assert.equal(issues!.requests.length, 2);
     assert.deepEqual(issues!.result.pagination, { offset: 0, limit: 4, has_more: false });
-    assert.deepEqual(issues!.result.sort_info, { sort_by: 'created', sort_order: 'desc', available_sorts: ['created', 'updated', 'priority', 'key', 'status', 'assignee', 'reporter', 'duedate', 'resolutiondate', 'rank'] });
+    assert.deepEqual(issues!.result.sort_info, {
+      sort_by: 'created',
+      sort_order: 'desc',
+      available_sorts: ['created', 'updated', 'priority', 'key', 'status', 'assignee', 'reporter', 'duedate', 'resolutiondate', 'rank'],
+    });
     assert.deepEqual(issues!.result.items[0], {
       key: 'CLOUD-1',
       title: 'Login fails',
@@ -75,7 +133,15 @@ describe('Jira Cloud (REST v3) through jira.js Version3Client', () => {
     const entries = (await readCorpus(dir))[0]!.entries;
     const server = await ReplayServer.start({ entries });
     try {
-      const datasets = await loadLiveDatasets({ provider: 'jira', project: 'CLOUD', host: server.url, jiraApi: 3, limit: 2, details: 1, env: { JIRA_EMAIL: 'me@example.com', JIRA_API_TOKEN: 'x-token' } });
+      const datasets = await loadLiveDatasets({
+        provider: 'jira',
+        project: 'CLOUD',
+        host: server.url,
+        jiraApi: 3,
+        limit: 2,
+        details: 1,
+        env: { JIRA_EMAIL: 'me@example.com', JIRA_API_TOKEN: 'x-token' },
+      });
       const search = datasets.find((d) => d.kind === 'issues')!;
       assert.deepEqual(search.result.pagination, { offset: 0, limit: 2, has_more: true, next_cursor: 'CAEaAggD' });
       const first = new URL(server.received[0]!.url, server.url);

@@ -37,11 +37,13 @@ describe('parseJson reports where JSON is broken', () => {
   }
 
   it('the scanner accepts exactly what JSON.parse accepts (property)', () => {
-    const mutate = fc.tuple(fc.jsonValue(), fc.nat(), fc.constantFrom('', '}', ']', ',', '"', ':', 'x', '\n', '\\', ' ')).map(([v, at, ch]) => {
-      const s = JSON.stringify(v, null, at % 3);
-      const i = at % (s.length + 1);
-      return s.slice(0, i) + ch + s.slice(i + (at % 2));
-    });
+    const mutate = fc
+      .tuple(fc.jsonValue(), fc.nat(), fc.constantFrom('', '}', ']', ',', '"', ':', 'x', '\n', '\\', ' '))
+      .map(([v, at, ch]) => {
+        const s = JSON.stringify(v, null, at % 3);
+        const i = at % (s.length + 1);
+        return s.slice(0, i) + ch + s.slice(i + (at % 2));
+      });
     fc.assert(
       fc.property(mutate, (text) => {
         let ok = true;

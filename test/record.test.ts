@@ -9,7 +9,15 @@ import { readCorpus } from '../src/replay/corpus.js';
 import { recordLive, type RecordOptions } from '../src/record/record.js';
 import { instantSleep, rejection } from './helpers/recordings.js';
 import type { FakeApi } from './helpers/fake-api.js';
-import { GITHUB_TOKEN, GITLAB_TOKEN, JIRA_EMAIL, JIRA_TOKEN, startGithubLive, startGitlabLive, startJiraLive } from './helpers/live-apis.js';
+import {
+  GITHUB_TOKEN,
+  GITLAB_TOKEN,
+  JIRA_EMAIL,
+  JIRA_TOKEN,
+  startGithubLive,
+  startGitlabLive,
+  startJiraLive,
+} from './helpers/live-apis.js';
 
 const NOW = new Date('2026-03-01T12:00:00.000Z');
 const dirs: string[] = [];
@@ -37,7 +45,15 @@ const CASES: Case[] = [
   {
     name: 'GitHub',
     start: startGithubLive,
-    options: (live) => ({ provider: 'github', owner: 'acme', repo: 'widgets', host: live.url, env: { GITHUB_TOKEN }, limit: 40, details: 2 }),
+    options: (live) => ({
+      provider: 'github',
+      owner: 'acme',
+      repo: 'widgets',
+      host: live.url,
+      env: { GITHUB_TOKEN },
+      limit: 40,
+      details: 2,
+    }),
     folder: 'github/acme__widgets',
     secrets: [GITHUB_TOKEN],
     kinds: ['issues', 'merge_requests', 'diffs', 'diffs', 'comments', 'comments', 'discussions', 'discussions'],
@@ -46,7 +62,14 @@ const CASES: Case[] = [
   {
     name: 'GitLab',
     start: startGitlabLive,
-    options: (live) => ({ provider: 'gitlab', owner: 'acme', repo: 'widgets', env: { GITLAB_TOKEN, GITLAB_HOST: live.url }, limit: 8, details: 2 }),
+    options: (live) => ({
+      provider: 'gitlab',
+      owner: 'acme',
+      repo: 'widgets',
+      env: { GITLAB_TOKEN, GITLAB_HOST: live.url },
+      limit: 8,
+      details: 2,
+    }),
     folder: 'gitlab/acme__widgets',
     secrets: [GITLAB_TOKEN],
     kinds: ['issues', 'merge_requests', 'diffs', 'diffs', 'comments', 'comments', 'discussions', 'discussions'],
@@ -55,7 +78,13 @@ const CASES: Case[] = [
   {
     name: 'Jira',
     start: startJiraLive,
-    options: (live) => ({ provider: 'jira', project: 'ALOY', env: { JIRA_HOST: live.url, JIRA_EMAIL, JIRA_API_TOKEN: JIRA_TOKEN }, limit: 60, details: 3 }),
+    options: (live) => ({
+      provider: 'jira',
+      project: 'ALOY',
+      env: { JIRA_HOST: live.url, JIRA_EMAIL, JIRA_API_TOKEN: JIRA_TOKEN },
+      limit: 60,
+      details: 3,
+    }),
     folder: 'jira/ALOY',
     secrets: [JIRA_TOKEN, Buffer.from(`${JIRA_EMAIL}:${JIRA_TOKEN}`).toString('base64')],
     kinds: ['issues', 'comments', 'comments'],
@@ -71,9 +100,15 @@ for (const c of CASES) {
       try {
         const { sleep } = instantSleep();
         const result = await recordLive({ ...c.options(live), outDir: out, now: () => NOW, http: { sleep } });
-        assert.deepEqual(result.datasets.map((d) => d.kind), c.kinds);
+        assert.deepEqual(
+          result.datasets.map((d) => d.kind),
+          c.kinds,
+        );
         const listed = result.datasets[0]!.result;
-        assert.ok(listed.items.length >= Math.min(c.limit, listed.pagination?.total ?? Infinity), `at least --limit ${c.limit} ${c.kinds[0]} (or all there are)`);
+        assert.ok(
+          listed.items.length >= Math.min(c.limit, listed.pagination?.total ?? Infinity),
+          `at least --limit ${c.limit} ${c.kinds[0]} (or all there are)`,
+        );
         assert.equal(result.projectDir, join(out, c.folder));
         const names = (await readdir(result.projectDir)).sort();
         assert.deepEqual(names, [...result.files].sort());
@@ -82,9 +117,14 @@ for (const c of CASES) {
         for (const name of names) {
           const text = await readFile(join(result.projectDir, name), 'utf8');
           for (const secret of c.secrets) assert.ok(!text.includes(secret), `${name} leaks a secret`);
-          const file = JSON.parse(text) as { request: { url: string }; response: { status: number; headers: Record<string, string> }; provenance: Record<string, unknown> };
+          const file = JSON.parse(text) as {
+            request: { url: string };
+            response: { status: number; headers: Record<string, string> };
+            provenance: Record<string, unknown>;
+          };
           const headers = Object.keys(file.response.headers);
-          for (const banned of ['authorization', 'cookie', 'set-cookie', 'private-token', 'x-oauth-scopes', 'x-request-id']) assert.ok(!headers.includes(banned), `${name} keeps ${banned}`);
+          for (const banned of ['authorization', 'cookie', 'set-cookie', 'private-token', 'x-oauth-scopes', 'x-request-id'])
+            assert.ok(!headers.includes(banned), `${name} keeps ${banned}`);
           assert.equal(file.response.status, 200);
           assert.ok(file.request.url.startsWith(live.url));
           assert.equal(file.provenance['recorded_at'], NOW.toISOString());
@@ -118,7 +158,14 @@ describe('record writes nothing unless everything succeeded', () => {
     }
     const failing = await startGithubLive({ '/files': 500 });
     try {
-      const err = await rejection(recordLive({ ...CASES[0]!.options(failing), outDir: out, now: () => new Date('2027-01-01T00:00:00Z'), http: { sleep, maxRetries: 1 } }));
+      const err = await rejection(
+        recordLive({
+          ...CASES[0]!.options(failing),
+          outDir: out,
+          now: () => new Date('2027-01-01T00:00:00Z'),
+          http: { sleep, maxRetries: 1 },
+        }),
+      );
       assert.ok(err instanceof DataError);
       assert.match(err.message, /^GitHub server error 500 for GET .*\/files.* after 2 attempts/);
     } finally {

@@ -34,7 +34,10 @@ describe('replay server', () => {
     const next = /<([^>]+)>; rel="next"/.exec(link)![1]!;
     const second = await fetch(next);
     assert.equal(second.status, 200);
-    assert.equal(second.headers.get('x-devboy-recording'), 'github/betamaxpy__betamax/004_GET_repositories_11439734_issues_state_all_per_page_100_page_2.json');
+    assert.equal(
+      second.headers.get('x-devboy-recording'),
+      'github/betamaxpy__betamax/004_GET_repositories_11439734_issues_state_all_per_page_100_page_2.json',
+    );
     assert.equal(((await second.json()) as unknown[]).length, 50);
   });
 
@@ -42,7 +45,10 @@ describe('replay server', () => {
     const res = await fetch(`${server.url}/repos/betamaxpy/betamax/pulls?state=all`);
     assert.equal(res.status, 404);
     const { message } = (await res.json()) as { message: string };
-    assert.match(message, /no recording for GET \/repos\/betamaxpy\/betamax\/pulls\?state=all; closest recorded: GET https:\/\/api\.github\.com\/repos\/betamaxpy\/betamax\/issues/);
+    assert.match(
+      message,
+      /no recording for GET \/repos\/betamaxpy\/betamax\/pulls\?state=all; closest recorded: GET https:\/\/api\.github\.com\/repos\/betamaxpy\/betamax\/issues/,
+    );
   });
 
   it('answers queued faults first: status with headers, malformed body, then normal again', async () => {

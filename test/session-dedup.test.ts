@@ -17,7 +17,12 @@ describe('DedupIndex', () => {
   it('sends a body once with an id, then refers to that id; the id is shadow_ + 12 hex of SHA-256(JSON)', () => {
     const index = new DedupIndex({ minBytes: 512, lruSize: 8 });
     const first = index.decide(call(big(1)));
-    const expectedId = 'shadow_' + createHash('sha256').update(JSON.stringify(big(1))).digest('hex').slice(0, 12);
+    const expectedId =
+      'shadow_' +
+      createHash('sha256')
+        .update(JSON.stringify(big(1)))
+        .digest('hex')
+        .slice(0, 12);
     assert.deepEqual(first, { kind: 'first', id: expectedId });
     assert.deepEqual(index.decide(call(big(1), false, 'another tool')), { kind: 'ref', id: expectedId });
     assert.equal(index.decide(call(big(2))).kind, 'first');
@@ -67,29 +72,35 @@ describe('DedupIndex', () => {
       { weight: 1, arbitrary: fc.constant('boundary' as const) },
     );
     fc.assert(
-      fc.property(pool, fc.array(op, { maxLength: 40 }), fc.integer({ min: 1, max: 4 }), fc.integer({ min: 0, max: 60 }), (bodies, ops, lruSize, minBytes) => {
-        const index = new DedupIndex({ minBytes, lruSize });
-        let recent: string[] = [];
-        for (const o of ops) {
-          if (o === 'boundary') {
-            index.boundary();
-            recent = [];
-            continue;
+      fc.property(
+        pool,
+        fc.array(op, { maxLength: 40 }),
+        fc.integer({ min: 1, max: 4 }),
+        fc.integer({ min: 0, max: 60 }),
+        (bodies, ops, lruSize, minBytes) => {
+          const index = new DedupIndex({ minBytes, lruSize });
+          let recent: string[] = [];
+          for (const o of ops) {
+            if (o === 'boundary') {
+              index.boundary();
+              recent = [];
+              continue;
+            }
+            const output = bodies[o.pick % bodies.length]!;
+            const text = JSON.stringify(output);
+            const got = index.decide(call(output, o.error));
+            let expected: string;
+            if (o.error) expected = 'plain';
+            else if (Buffer.byteLength(text) < minBytes) expected = 'plain';
+            else if (recent.includes(text)) expected = 'ref';
+            else expected = 'first';
+            assert.equal(got.kind, expected);
+            if (expected === 'ref' || expected === 'first') {
+              recent = [...recent.filter((t) => t !== text), text].slice(-lruSize);
+            }
           }
-          const output = bodies[o.pick % bodies.length]!;
-          const text = JSON.stringify(output);
-          const got = index.decide(call(output, o.error));
-          let expected: string;
-          if (o.error) expected = 'plain';
-          else if (Buffer.byteLength(text) < minBytes) expected = 'plain';
-          else if (recent.includes(text)) expected = 'ref';
-          else expected = 'first';
-          assert.equal(got.kind, expected);
-          if (expected === 'ref' || expected === 'first') {
-            recent = [...recent.filter((t) => t !== text), text].slice(-lruSize);
-          }
-        }
-      }),
+        },
+      ),
       { numRuns: 2000 },
     );
   });
@@ -105,7 +116,13 @@ describe('replaySession', () => {
   it('every ref names an id shown earlier since the last boundary; errors are never refs (random sessions)', async () => {
     const arbSession = fc.tuple(
       fc.array(fc.jsonValue() as fc.Arbitrary<JsonValue>, { minLength: 1, maxLength: 5 }),
-      fc.array(fc.oneof({ weight: 8, arbitrary: fc.record({ pick: fc.nat(), error: fc.boolean() }) }, { weight: 1, arbitrary: fc.constant('boundary' as const) }), { maxLength: 30 }),
+      fc.array(
+        fc.oneof(
+          { weight: 8, arbitrary: fc.record({ pick: fc.nat(), error: fc.boolean() }) },
+          { weight: 1, arbitrary: fc.constant('boundary' as const) },
+        ),
+        { maxLength: 30 },
+      ),
     );
     await fc.assert(
       fc.asyncProperty(arbSession, async ([bodies, ops]) => {

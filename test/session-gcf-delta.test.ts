@@ -23,14 +23,21 @@ describe('GCF generic delta, side by side with L0 dedup', () => {
     const entries = sessionFromExchanges(exchanges);
     const report = await replaySession(entries, { format: 'gcf', tokenizer: 'o200k_base', gcfDelta: true });
     const d = report.gcf_delta!;
-    assert.deepEqual(d.per_call.map((c) => c.sent), ['full', 'delta', 'full', 'delta', 'full', 'delta']);
+    assert.deepEqual(
+      d.per_call.map((c) => c.sent),
+      ['full', 'delta', 'full', 'delta', 'full', 'delta'],
+    );
     // Labels and milestones changed a little: the delta is far smaller than the table sent again.
-    for (const i of [1, 3]) assert.ok(d.per_call[i]!.tokens * 3 < report.per_call[i]!.tokens, `delta ${i} should be much smaller than the table`);
+    for (const i of [1, 3])
+      assert.ok(d.per_call[i]!.tokens * 3 < report.per_call[i]!.tokens, `delta ${i} should be much smaller than the table`);
     // The pipeline list went from 50 rows to 5: listing 45 removals costs more than the 5 new rows.
     assert.ok(d.per_call[5]!.tokens > report.per_call[5]!.tokens);
     assert.equal(d.wire_calls, 6);
     assert.equal(d.different, 0);
-    assert.equal(d.received_tokens, d.per_call.reduce((n, c) => n + c.tokens, 0));
+    assert.equal(
+      d.received_tokens,
+      d.per_call.reduce((n, c) => n + c.tokens, 0),
+    );
     assert.ok(Math.abs(d.savings_pct - (1 - d.received_tokens / report.baseline_tokens)) < 1e-12);
     assert.equal(report.hits, 0, 'no output repeats exactly, so L0 dedup finds nothing here');
   });
@@ -38,15 +45,44 @@ describe('GCF generic delta, side by side with L0 dedup', () => {
   it('deltas are sets: a row added at the front comes back at the end', async () => {
     const before = labels(Array.from({ length: 30 }, (_, i) => `area-${i}`));
     const after = [...labels(['security']), ...before];
-    const report = await replaySession(sessionFromOutputs([{ tool: 'list_labels', output: before }, { tool: 'list_labels', output: after }]), { format: 'gcf', tokenizer: 'o200k_base', gcfDelta: true });
-    assert.deepEqual(report.gcf_delta!.per_call.map((c) => c.sent), ['full', 'delta']);
-    assert.deepEqual(report.gcf_delta!.per_call.map((c) => c.rebuilt), ['same-list', 'same-set-other-order']);
+    const report = await replaySession(
+      sessionFromOutputs([
+        { tool: 'list_labels', output: before },
+        { tool: 'list_labels', output: after },
+      ]),
+      { format: 'gcf', tokenizer: 'o200k_base', gcfDelta: true },
+    );
+    assert.deepEqual(
+      report.gcf_delta!.per_call.map((c) => c.sent),
+      ['full', 'delta'],
+    );
+    assert.deepEqual(
+      report.gcf_delta!.per_call.map((c) => c.rebuilt),
+      ['same-list', 'same-set-other-order'],
+    );
     assert.equal(report.gcf_delta!.same_set_only, 1);
   });
 
   it('an exact repeat costs an empty delta (two pack roots) where L0 dedup sends a one-line ref', async () => {
-    const table = labels(['bug', 'docs', 'feature', 'question', 'wontfix', 'duplicate', 'enhancement', 'help wanted', 'good first issue', 'invalid']);
-    const report = await replaySession(sessionFromOutputs([{ tool: 'list_labels', output: table }, { tool: 'list_labels', output: table }]), { format: 'gcf', tokenizer: 'o200k_base', gcfDelta: true });
+    const table = labels([
+      'bug',
+      'docs',
+      'feature',
+      'question',
+      'wontfix',
+      'duplicate',
+      'enhancement',
+      'help wanted',
+      'good first issue',
+      'invalid',
+    ]);
+    const report = await replaySession(
+      sessionFromOutputs([
+        { tool: 'list_labels', output: table },
+        { tool: 'list_labels', output: table },
+      ]),
+      { format: 'gcf', tokenizer: 'o200k_base', gcfDelta: true },
+    );
     assert.equal(report.per_call[1]!.hit, true);
     assert.equal(report.gcf_delta!.per_call[1]!.sent, 'delta');
     assert.ok(report.gcf_delta!.per_call[1]!.tokens > report.per_call[1]!.tokens);
@@ -54,7 +90,13 @@ describe('GCF generic delta, side by side with L0 dedup', () => {
 
   it('only keyed flat tables take part; everything else is charged what L0 + encoder sent', async () => {
     const entries = sessionFromOutputs([
-      { tool: 'issue', output: [{ id: 1, user: { login: 'a' } }, { id: 2, user: { login: 'b' } }] },
+      {
+        tool: 'issue',
+        output: [
+          { id: 1, user: { login: 'a' } },
+          { id: 2, user: { login: 'b' } },
+        ],
+      },
       { tool: 'mixed', output: [{ id: 1 }, { id: 2, extra: true }] },
       { tool: 'dupes', output: [{ state: 'open' }, { state: 'open' }] },
       { tool: 'read', output: 'plain text' },
@@ -63,8 +105,14 @@ describe('GCF generic delta, side by side with L0 dedup', () => {
     ]);
     const report = await replaySession(entries, { format: 'toon', tokenizer: 'o200k_base', gcfDelta: true });
     const d = report.gcf_delta!;
-    assert.deepEqual(d.per_call.map((c) => c.skipped), ['nested-values', 'keys-differ', 'no-unique-key', 'string-output', 'error', 'not-a-table']);
-    assert.deepEqual(d.per_call.map((c) => c.tokens), report.per_call.map((c) => c.tokens));
+    assert.deepEqual(
+      d.per_call.map((c) => c.skipped),
+      ['nested-values', 'keys-differ', 'no-unique-key', 'string-output', 'error', 'not-a-table'],
+    );
+    assert.deepEqual(
+      d.per_call.map((c) => c.tokens),
+      report.per_call.map((c) => c.tokens),
+    );
     assert.equal(d.received_tokens, report.received_tokens);
   });
 });

@@ -23,7 +23,14 @@ describe('transcript import', () => {
     const { entries } = parseSession(claudeText, 'auto');
     assert.deepEqual(
       entries.map((e) => (e.kind === 'boundary' ? `boundary@${e.line}` : `${e.tool}${e.isError ? '!' : ''}@${e.line}`)),
-      ['mcp__github__list_issues@4', 'mcp__github__get_issue!@6', 'mcp__github__list_issues@8', 'boundary@11', 'mcp__github__list_issues@14', 'Bash@16'],
+      [
+        'mcp__github__list_issues@4',
+        'mcp__github__get_issue!@6',
+        'mcp__github__list_issues@8',
+        'boundary@11',
+        'mcp__github__list_issues@14',
+        'Bash@16',
+      ],
     );
     const calls = entries.filter((e): e is SessionCall => e.kind === 'call');
     assert.deepEqual(calls[0]!.args, { owner: 'betamaxpy', repo: 'betamax', state: 'open' });
@@ -37,7 +44,10 @@ describe('transcript import', () => {
   it('openai-chat: maps tool_call_id to the function name and its JSON arguments', () => {
     const { entries } = parseSession(openaiText, 'openai-chat');
     const calls = entries as SessionCall[];
-    assert.deepEqual(calls.map((c) => c.tool), ['list_issues', 'get_labels', 'list_issues', 'read_file']);
+    assert.deepEqual(
+      calls.map((c) => c.tool),
+      ['list_issues', 'get_labels', 'list_issues', 'read_file'],
+    );
     assert.deepEqual(calls[3]!.args, { path: 'README.rst' });
     assert.deepEqual(calls[1]!.output, [{ name: 'bug' }, { name: 'docs' }]);
     assert.ok(calls.every((c) => !c.isError));
@@ -46,24 +56,33 @@ describe('transcript import', () => {
   it('imported sessions replay: the repeat after compaction is sent again, the one before is a ref', async () => {
     const { entries } = parseSession(claudeText, 'claude-code');
     const r = await replaySession(entries, { format: 'json-compact', tokenizer: 'o200k_base' });
-    assert.deepEqual(r.per_call.map((c) => c.hit), [false, false, true, false, false]);
+    assert.deepEqual(
+      r.per_call.map((c) => c.hit),
+      [false, false, true, false, false],
+    );
     assert.equal(r.per_call[2]!.ref, r.per_call[0]!.id);
     assert.equal(r.per_call[3]!.id, r.per_call[0]!.id); // same content, same id, sent in full again
     assert.equal(r.boundaries, 1);
   });
 
   it('a transcript read as the wrong kind is an error, not an empty report', () => {
-    assert.throws(() => parseSession(claudeText, 'openai-chat', 'cc.jsonl'), (err: Error & { oneLine: () => string }) => {
-      assert.equal(err.oneLine(), 'cc.jsonl: no tool calls found (read as openai-chat)');
-      return true;
-    });
+    assert.throws(
+      () => parseSession(claudeText, 'openai-chat', 'cc.jsonl'),
+      (err: Error & { oneLine: () => string }) => {
+        assert.equal(err.oneLine(), 'cc.jsonl: no tool calls found (read as openai-chat)');
+        return true;
+      },
+    );
   });
 
   it('a bad line in a transcript names file, line and column', () => {
     const broken = claudeText.split('\n').slice(0, 3).concat('{"type":"user","message":{"role":"user",}}').join('\n');
-    assert.throws(() => parseSession(broken, 'claude-code', 'cc.jsonl'), (err: Error & { oneLine: () => string }) => {
-      assert.equal(err.oneLine(), "cc.jsonl:4:41: invalid JSON: unexpected '}' (expected a property name in double quotes)");
-      return true;
-    });
+    assert.throws(
+      () => parseSession(broken, 'claude-code', 'cc.jsonl'),
+      (err: Error & { oneLine: () => string }) => {
+        assert.equal(err.oneLine(), "cc.jsonl:4:41: invalid JSON: unexpected '}' (expected a property name in double quotes)");
+        return true;
+      },
+    );
   });
 });

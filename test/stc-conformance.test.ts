@@ -12,10 +12,27 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const FIXTURES = join(ROOT, 'test', 'fixtures', 'stc');
 const SPEC = join(ROOT, 'docs', 'formats', 'stc.md');
 
-interface EncodeCase { name: string; input: JsonValue; expected: string }
-interface DecodeCase { name: string; text: string; expected: JsonValue }
-interface ErrorCase { name: string; text: string; error: { line: number; col: number; messageIncludes: string } }
-interface FixtureFile<T> { version: string; category: 'encode' | 'decode' | 'decode-error'; description: string; tests: T[] }
+interface EncodeCase {
+  name: string;
+  input: JsonValue;
+  expected: string;
+}
+interface DecodeCase {
+  name: string;
+  text: string;
+  expected: JsonValue;
+}
+interface ErrorCase {
+  name: string;
+  text: string;
+  error: { line: number; col: number; messageIncludes: string };
+}
+interface FixtureFile<T> {
+  version: string;
+  category: 'encode' | 'decode' | 'decode-error';
+  description: string;
+  tests: T[];
+}
 
 function loadFixtures(): FixtureFile<EncodeCase | DecodeCase | ErrorCase>[] {
   return readdirSync(FIXTURES)
@@ -39,7 +56,10 @@ function assertDecodeError(text: string, error: ErrorCase['error']): void {
       assert.ok(err instanceof DataError, `expected a DataError, got ${String(err)}`);
       assert.deepEqual({ line: err.location.line, col: err.location.col }, { line: error.line, col: error.col }, err.message);
       assert.ok(err.message.startsWith('invalid STC: '), err.message);
-      assert.ok(err.message.includes(error.messageIncludes), `message ${JSON.stringify(err.message)} lacks ${JSON.stringify(error.messageIncludes)}`);
+      assert.ok(
+        err.message.includes(error.messageIncludes),
+        `message ${JSON.stringify(err.message)} lacks ${JSON.stringify(error.messageIncludes)}`,
+      );
       return true;
     },
   );
@@ -130,7 +150,9 @@ describe('STC spec examples (docs/formats/stc.md) agree with the fixtures', () =
     it(`error example ${JSON.stringify(ex.text)}`, () => {
       assertDecodeError(ex.text, { line: ex.line, col: ex.col, messageIncludes: ex.message });
       assert.ok(
-        errorCases.some((c) => c.text === ex.text && c.error.line === ex.line && c.error.col === ex.col && c.error.messageIncludes === ex.message),
+        errorCases.some(
+          (c) => c.text === ex.text && c.error.line === ex.line && c.error.col === ex.col && c.error.messageIncludes === ex.message,
+        ),
         'the spec example is missing from test/fixtures/stc/decode-errors.json',
       );
     });
@@ -158,7 +180,10 @@ describe('STC limits and non-JSON input', () => {
 
   it(`refuses to encode nesting deeper than ${MAX_DEPTH} levels`, () => {
     for (const v of [nestedArrays(MAX_DEPTH + 1), nestedObjects(MAX_DEPTH + 1)]) {
-      assert.throws(() => encodeStc(v), (e: unknown) => e instanceof DataError && /nesting deeper than 1000/.test(e.message));
+      assert.throws(
+        () => encodeStc(v),
+        (e: unknown) => e instanceof DataError && /nesting deeper than 1000/.test(e.message),
+      );
     }
   });
 
@@ -167,7 +192,10 @@ describe('STC limits and non-JSON input', () => {
     for (let i = 0; i < MAX_DEPTH - 2; i++) v = [v, 0];
     assert.ok(same(decodeStc(encodeStc(v)), v));
     assert.throws(() => encodeStc([v, 0]), DataError);
-    assert.throws(() => decodeStc(`[${encodeStc(v)},0]`), (e: unknown) => e instanceof DataError && /nesting deeper/.test(e.message));
+    assert.throws(
+      () => decodeStc(`[${encodeStc(v)},0]`),
+      (e: unknown) => e instanceof DataError && /nesting deeper/.test(e.message),
+    );
   });
 
   it(`rejects text nested deeper than ${MAX_DEPTH} levels with a located error`, () => {

@@ -39,7 +39,10 @@ describe('STC round-trip over the recorded corpus', () => {
     const files = corpusFiles(CORPUS);
     assert.ok(files.length >= 200, `only ${files.length} corpus files`);
     for (const provider of ['github', 'gitlab', 'jira']) {
-      assert.ok(files.some((f) => relative(CORPUS, f).startsWith(provider + '/')), `no ${provider} bodies`);
+      assert.ok(
+        files.some((f) => relative(CORPUS, f).startsWith(provider + '/')),
+        `no ${provider} bodies`,
+      );
     }
   });
 

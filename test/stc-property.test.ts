@@ -17,8 +17,40 @@ function objectOf(entries: readonly (readonly [string, JsonValue])[]): JsonValue
 
 // Fragments that broke the ADR's regex decoders, and characters JSON must escape.
 const syntaxPiece = fc.constantFrom(
-  '/', ' / ', ',', ', ', '{', '}', '[', ']', ':', ': ', '"', '\\', '\\"', '[2]{a,b}: ', 'x[1]: ', '[0]', '{}', '[]',
-  '\n', '\r\n', '\t', '\u0000', '\u001f', '\u007f', '\u2028', '\ufeff', 'true', 'null', '1', '-0', '1e5', ' ', 'é', '😀',
+  '/',
+  ' / ',
+  ',',
+  ', ',
+  '{',
+  '}',
+  '[',
+  ']',
+  ':',
+  ': ',
+  '"',
+  '\\',
+  '\\"',
+  '[2]{a,b}: ',
+  'x[1]: ',
+  '[0]',
+  '{}',
+  '[]',
+  '\n',
+  '\r\n',
+  '\t',
+  '\u0000',
+  '\u001f',
+  '\u007f',
+  '\u2028',
+  '\ufeff',
+  'true',
+  'null',
+  '1',
+  '-0',
+  '1e5',
+  ' ',
+  'é',
+  '😀',
 );
 const loneSurrogate = fc.integer({ min: 0xd800, max: 0xdfff }).map((c) => String.fromCharCode(c));
 const controlChar = fc.integer({ min: 0, max: 0x1f }).map((c) => String.fromCharCode(c));
@@ -35,7 +67,10 @@ const stcString = fc.string({
 const identifier = fc.stringMatching(/^[A-Za-z_][A-Za-z0-9_]{0,6}$/);
 const key = fc.oneof(
   { weight: 4, arbitrary: identifier },
-  { weight: 2, arbitrary: fc.constantFrom('__proto__', 'constructor', 'toString', 'hasOwnProperty', 'true', 'null', '', '0', '12', 'a b', 'a-b', 'é') },
+  {
+    weight: 2,
+    arbitrary: fc.constantFrom('__proto__', 'constructor', 'toString', 'hasOwnProperty', 'true', 'null', '', '0', '12', 'a b', 'a-b', 'é'),
+  },
   { weight: 2, arbitrary: stcString },
   { weight: 1, arbitrary: fc.string({ unit: 'grapheme', maxLength: 4 }) },
 );
@@ -57,9 +92,9 @@ const scalar: fc.Arbitrary<JsonValue> = fc.oneof(
 const table = fc
   .tuple(fc.uniqueArray(key, { minLength: 1, maxLength: 5 }), fc.integer({ min: 2, max: 6 }))
   .chain(([keys, n]) =>
-    fc.array(fc.array(scalar, { minLength: keys.length, maxLength: keys.length }), { minLength: n, maxLength: n }).map((rows) =>
-      rows.map((cells) => objectOf(keys.map((k, i) => [k, cells[i]!] as const))),
-    ),
+    fc
+      .array(fc.array(scalar, { minLength: keys.length, maxLength: keys.length }), { minLength: n, maxLength: n })
+      .map((rows) => rows.map((cells) => objectOf(keys.map((k, i) => [k, cells[i]!] as const)))),
   );
 
 /** Nearly tables: one row loses a key, gains a nested value, or has its keys reversed. */
@@ -96,7 +131,10 @@ function roundTrips(v: JsonValue): void {
 
 describe('STC properties', () => {
   it(`decode(encode(x)) equals x for ${RUNS} fc.jsonValue() values`, () => {
-    fc.assert(fc.property(fc.jsonValue(), (v) => roundTrips(v as JsonValue)), { numRuns: RUNS });
+    fc.assert(
+      fc.property(fc.jsonValue(), (v) => roundTrips(v as JsonValue)),
+      { numRuns: RUNS },
+    );
   });
 
   it(`decode(encode(x)) equals x for ${RUNS} values biased toward tables, STC syntax in strings and odd keys`, () => {
@@ -113,9 +151,18 @@ describe('STC properties', () => {
   });
 
   it('round-trips unicode, control characters and lone surrogates in keys and strings', () => {
-    fc.assert(fc.property(fc.jsonValue({ stringUnit: 'binary' }), (v) => roundTrips(v as JsonValue)), { numRuns: 2_000 });
-    fc.assert(fc.property(fc.jsonValue({ stringUnit: 'grapheme' }), (v) => roundTrips(v as JsonValue)), { numRuns: 2_000 });
-    fc.assert(fc.property(fc.array(fc.string({ unit: fc.oneof(loneSurrogate, controlChar) })), (v) => roundTrips(v)), { numRuns: 1_000 });
+    fc.assert(
+      fc.property(fc.jsonValue({ stringUnit: 'binary' }), (v) => roundTrips(v as JsonValue)),
+      { numRuns: 2_000 },
+    );
+    fc.assert(
+      fc.property(fc.jsonValue({ stringUnit: 'grapheme' }), (v) => roundTrips(v as JsonValue)),
+      { numRuns: 2_000 },
+    );
+    fc.assert(
+      fc.property(fc.array(fc.string({ unit: fc.oneof(loneSurrogate, controlChar) })), (v) => roundTrips(v)),
+      { numRuns: 1_000 },
+    );
   });
 
   it('numbers round-trip exactly (-0 becomes 0, like JSON)', () => {
@@ -175,7 +222,12 @@ describe('STC wrong counts', () => {
         assert.ok(root.startsWith(header), root);
         rejects(withCount(header, wrong) + root.slice(header.length));
 
-        const member = encodeStc(objectOf([[k, arr], ['after', 1]]));
+        const member = encodeStc(
+          objectOf([
+            [k, arr],
+            ['after', 1],
+          ]),
+        );
         const prefix = `{${keyText(k)}`;
         assert.ok(member.startsWith(prefix + header), member);
         rejects(prefix + withCount(header, wrong) + member.slice(prefix.length + header.length));

@@ -10,8 +10,23 @@ import type { FitEntry } from './schema.js';
  * mixed detail levels, cuts, chunk index) on the dataset's model items, counted with the real
  * tokenizer through the benchmark's memoizing count.
  */
-export function firstResponseFit(ds: Dataset, format: Format, tokenizer: Tokenizer, budget: number, count: (text: string) => number): FitEntry {
-  const base = { provider: ds.provider, project: ds.project, dataset: ds.kind, label: ds.label, format: format.name, tokenizer: tokenizer.name, budget, total_items: ds.result.items.length };
+export function firstResponseFit(
+  ds: Dataset,
+  format: Format,
+  tokenizer: Tokenizer,
+  budget: number,
+  count: (text: string) => number,
+): FitEntry {
+  const base = {
+    provider: ds.provider,
+    project: ds.project,
+    dataset: ds.kind,
+    label: ds.label,
+    format: format.name,
+    tokenizer: tokenizer.name,
+    budget,
+    total_items: ds.result.items.length,
+  };
   try {
     const r = formatWithinBudget(datasetBudgetInput(ds), { format, tokenizer, budget, count });
     return {

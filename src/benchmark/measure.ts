@@ -20,7 +20,9 @@ export function measureEncoding(format: Format, value: JsonValue, runs: number):
   // The check decodes the text once; the timed runs below decode it again, on purpose.
   const check = verifyRoundTrip(format, value, text);
   const encode = timeSync(() => format.encode(value), runs);
-  const decode = check.reason?.includes('decoder rejected') ? { median_ms: 0, min_ms: 0, max_ms: 0, runs: 0 } : timeSync(() => format.decode(text), runs);
+  const decode = check.reason?.includes('decoder rejected')
+    ? { median_ms: 0, min_ms: 0, max_ms: 0, runs: 0 }
+    : timeSync(() => format.decode(text), runs);
   return {
     format,
     text,

@@ -53,7 +53,12 @@ export function parseBaseline(text: string, file: string): BenchmarkResult {
  * a row that disappeared is a regression. Only baseline rows inside this run's scope are compared,
  * so a narrowed run (one project, some formats) can still be gated against the full baseline.
  */
-export function compareWithBaseline(current: BenchmarkResult, baseline: BenchmarkResult, file: string, options: RegressionOptions = DEFAULT_REGRESSION): RegressionReport {
+export function compareWithBaseline(
+  current: BenchmarkResult,
+  baseline: BenchmarkResult,
+  file: string,
+  options: RegressionOptions = DEFAULT_REGRESSION,
+): RegressionReport {
   const now = new Map(current.rows.map((r) => [rowKey(r), r]));
   const scope = scopeOf(current);
   const timingTokenizer = current.tokenizers[0]?.name;
@@ -78,11 +83,16 @@ export function compareWithBaseline(current: BenchmarkResult, baseline: Benchmar
     compared++;
     const growth = old.tokens === 0 ? (cur.tokens > 0 ? Infinity : 0) : cur.tokens / old.tokens - 1;
     if (growth > options.maxRegression) {
-      regressions.push({ row: key, kind: 'tokens', detail: `${old.tokens} -> ${cur.tokens} tokens (+${(growth * 100).toFixed(2)}%, tolerance ${(options.maxRegression * 100).toFixed(2)}%)` });
+      regressions.push({
+        row: key,
+        kind: 'tokens',
+        detail: `${old.tokens} -> ${cur.tokens} tokens (+${(growth * 100).toFixed(2)}%, tolerance ${(options.maxRegression * 100).toFixed(2)}%)`,
+      });
     } else if (growth < -options.maxRegression) {
       improved++;
     }
-    if (old.lossless && !cur.lossless) regressions.push({ row: key, kind: 'lossless', detail: `no longer lossless: ${cur.lossless_reason ?? 'round trip failed'}` });
+    if (old.lossless && !cur.lossless)
+      regressions.push({ row: key, kind: 'lossless', detail: `no longer lossless: ${cur.lossless_reason ?? 'round trip failed'}` });
     // Timings are per encoding, the same under every tokenizer: compare them once.
     if (cur.tokenizer !== timingTokenizer) continue;
     for (const op of ['encode', 'decode'] as const) {
@@ -113,5 +123,9 @@ function scopeOf(current: BenchmarkResult): (r: BenchmarkRow) => boolean {
   const formats = new Set<string>(current.settings.formats);
   const tokenizers = new Set<string>(current.tokenizers.map((t) => t.name));
   return (r) =>
-    projects.has(`${r.provider}|${r.project}`) && kinds.has(r.dataset) && levels.has(r.level) && formats.has(r.format) && tokenizers.has(r.tokenizer);
+    projects.has(`${r.provider}|${r.project}`) &&
+    kinds.has(r.dataset) &&
+    levels.has(r.level) &&
+    formats.has(r.format) &&
+    tokenizers.has(r.tokenizer);
 }

@@ -1,6 +1,13 @@
 import { FORMAT_INFO, loadFormat, type FormatName, type FormatOptions } from '../formats/registry.js';
 import type { JsonValue } from '../json/types.js';
-import { combineSavings, roundFraction, savingAgainst, SAVINGS_BASELINES, type FormatMetadata, type SavingsBaseline } from '../metadata/format-metadata.js';
+import {
+  combineSavings,
+  roundFraction,
+  savingAgainst,
+  SAVINGS_BASELINES,
+  type FormatMetadata,
+  type SavingsBaseline,
+} from '../metadata/format-metadata.js';
 import type { Dataset, DatasetKind } from '../providers/types.js';
 import { loadTokenizer, type TokenizerName } from '../tokens/registry.js';
 import { datasetAtLevel, type Level } from '../trim/levels.js';
@@ -77,8 +84,20 @@ export async function runBenchmark(
         for (const name of options.formats) {
           const e = encoded.get(name)!;
           const tokens = cache.count(e.text);
-          const pages = pagesAtBudget({ dataset: ds, items: value as JsonValue[], text: e.text, aligned, budget: options.budget, format: e.format, tokenizer: tk, count: cache.count });
-          const vs = Object.fromEntries(SAVINGS_BASELINES.map((b) => [b, savingAgainst(tokens, baselineTokens[b])])) as Record<SavingsBaseline, number>;
+          const pages = pagesAtBudget({
+            dataset: ds,
+            items: value as JsonValue[],
+            text: e.text,
+            aligned,
+            budget: options.budget,
+            format: e.format,
+            tokenizer: tk,
+            count: cache.count,
+          });
+          const vs = Object.fromEntries(SAVINGS_BASELINES.map((b) => [b, savingAgainst(tokens, baselineTokens[b])])) as Record<
+            SavingsBaseline,
+            number
+          >;
           const encoder = vs[options.savingsBaseline];
           const dedup = options.session?.dedup[name]?.[tk.name] ?? 0;
           const combined = combineSavings(dedup, encoder);
@@ -120,7 +139,14 @@ export async function runBenchmark(
             decode_spread_ms: [e.decode.min_ms, e.decode.max_ms],
             lossless: e.lossless,
             ...(e.reason !== undefined ? { lossless_reason: e.reason } : {}),
-            savings: { baseline: options.savingsBaseline, baseline_tokens: baselineTokens[options.savingsBaseline], encoder: frac(encoder), dedup: frac(dedup), combined: frac(combined), vs: roundAll(vs) },
+            savings: {
+              baseline: options.savingsBaseline,
+              baseline_tokens: baselineTokens[options.savingsBaseline],
+              encoder: frac(encoder),
+              dedup: frac(dedup),
+              combined: frac(combined),
+              vs: roundAll(vs),
+            },
             metadata,
           });
         }
@@ -131,14 +157,21 @@ export async function runBenchmark(
   // The fit view under the report's main tokenizer: the first real one, else the heuristic.
   const fitTokenizer = tokenizers.find((t) => !t.estimate) ?? tokenizers[0]!;
   const fit = datasets.flatMap((ds) =>
-    options.formats.map((name) => firstResponseFit(ds, formats.get(name)!, fitTokenizer, options.budget, caches.get(fitTokenizer.name)!.count)),
+    options.formats.map((name) =>
+      firstResponseFit(ds, formats.get(name)!, fitTokenizer, options.budget, caches.get(fitTokenizer.name)!.count),
+    ),
   );
   onProgress?.({ done, total, what: 'done' });
 
   return {
     schema: BENCHMARK_SCHEMA,
     devboy: DEVBOY_VERSION,
-    source: { kind: source.kind, ...(source.corpus ? { corpus: source.corpus } : {}), ...(source.provider ? { provider: source.provider } : {}), ...(source.target ? { target: source.target } : {}) },
+    source: {
+      kind: source.kind,
+      ...(source.corpus ? { corpus: source.corpus } : {}),
+      ...(source.provider ? { provider: source.provider } : {}),
+      ...(source.target ? { target: source.target } : {}),
+    },
     settings: {
       budget: options.budget,
       runs: options.runs,
@@ -157,7 +190,15 @@ export async function runBenchmark(
     ...(options.session ? { session: options.session.summary } : {}),
     lossy: rows
       .filter((r) => !r.lossless && r.tokenizer === options.tokenizers[0])
-      .map((r) => ({ provider: r.provider, project: r.project, dataset: r.dataset, label: r.label, level: r.level, format: r.format, reason: r.lossless_reason ?? 'not lossless' })),
+      .map((r) => ({
+        provider: r.provider,
+        project: r.project,
+        dataset: r.dataset,
+        label: r.label,
+        level: r.level,
+        format: r.format,
+        reason: r.lossless_reason ?? 'not lossless',
+      })),
   };
 }
 

@@ -33,7 +33,15 @@ export interface BenchmarkResult {
   /** What fits in one response at the budget, per dataset and format (docs/budget.md). */
   fit: FitEntry[];
   /** Rows whose format did not round-trip, with the first difference. */
-  lossy: { provider: ProviderName; project: string; dataset: DatasetKind; label: string; level: Level; format: FormatName; reason: string }[];
+  lossy: {
+    provider: ProviderName;
+    project: string;
+    dataset: DatasetKind;
+    label: string;
+    level: Level;
+    format: FormatName;
+    reason: string;
+  }[];
 }
 
 /** The first response `devboy format` would give at the budget, under the report's main tokenizer. */

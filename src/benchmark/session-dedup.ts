@@ -29,7 +29,16 @@ export async function replayForBenchmark(
       calls = r.calls;
       hits = r.hits;
       (dedup[format] ??= {})[tokenizer] = roundFraction(r.dedup_savings_pct);
-      results.push({ format, tokenizer, dedup: roundFraction(r.dedup_savings_pct), encoder: roundFraction(r.encoder_savings_pct), combined: roundFraction(r.combined_savings_pct), measured: roundFraction(r.measured_savings_pct), baseline_tokens: r.baseline_tokens, received_tokens: r.received_tokens });
+      results.push({
+        format,
+        tokenizer,
+        dedup: roundFraction(r.dedup_savings_pct),
+        encoder: roundFraction(r.encoder_savings_pct),
+        combined: roundFraction(r.combined_savings_pct),
+        measured: roundFraction(r.measured_savings_pct),
+        baseline_tokens: r.baseline_tokens,
+        received_tokens: r.received_tokens,
+      });
     }
   }
   return { dedup, summary: { file: name, calls, hits, baseline, results } };

@@ -36,10 +36,16 @@ export async function loadBenchmarkData(req: SourceRequest): Promise<{ datasets:
     });
     if (datasets.length === 0) {
       const what = [req.provider, project].filter(Boolean).join('/');
-      throw new UsageError(`no datasets${what ? ` for ${what}` : ''} in the corpus (devboy reads issue, PR/MR, diff, comment and discussion lists)`, { file: req.corpus });
+      throw new UsageError(
+        `no datasets${what ? ` for ${what}` : ''} in the corpus (devboy reads issue, PR/MR, diff, comment and discussion lists)`,
+        { file: req.corpus },
+      );
     }
     const corpus = req.embedded ? EMBEDDED_CORPUS_LABEL : req.corpus;
-    return { datasets, source: { kind: 'corpus', corpus, ...(req.provider ? { provider: req.provider } : {}), ...(project ? { target: project } : {}) } };
+    return {
+      datasets,
+      source: { kind: 'corpus', corpus, ...(req.provider ? { provider: req.provider } : {}), ...(project ? { target: project } : {}) },
+    };
   }
   if (!req.provider) throw new UsageError('unreachable: a live run without a provider');
   const options: LiveLoadOptions = {

@@ -43,7 +43,14 @@ export async function formatInput(req: FormatRequest): Promise<FormatOutcome> {
   const resolution = req.strategy ? { strategy: req.strategy, by: 'flag' as const, name } : resolveStrategy(name, req.overrides);
   const [format, tokenizer] = await Promise.all([loadFormat(req.to), loadTokenizer(req.tokenizer)]);
   const result = formatWithinBudget(
-    { kind: read.kind, items: read.items, raw: read.raw, rawAligned: read.rawAligned, ...(read.pagination ? { pagination: read.pagination } : {}), ...(read.sort ? { sort: read.sort } : {}) },
+    {
+      kind: read.kind,
+      items: read.items,
+      raw: read.raw,
+      rawAligned: read.rawAligned,
+      ...(read.pagination ? { pagination: read.pagination } : {}),
+      ...(read.sort ? { sort: read.sort } : {}),
+    },
     {
       format,
       tokenizer,

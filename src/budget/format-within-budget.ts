@@ -108,7 +108,16 @@ export function formatWithinBudget(input: BudgetInput, options: BudgetOptions): 
     const all = items.map((_, i) => i);
     return {
       content: preTrim,
-      metadata: budgetMetadata({ ...facts, content: preTrim, contentTokens: preTrimTokens, truncated: false, includedItems: items.length, totalChunks: 1, chunkNumber: 1, baselineTokens: baselineOf(all) }),
+      metadata: budgetMetadata({
+        ...facts,
+        content: preTrim,
+        contentTokens: preTrimTokens,
+        truncated: false,
+        includedItems: items.length,
+        totalChunks: 1,
+        chunkNumber: 1,
+        baselineTokens: baselineOf(all),
+      }),
       strategy: strategyName,
       included: all,
       levels: all.map(() => ({ level: 'full', cut: false })),
@@ -126,7 +135,11 @@ export function formatWithinBudget(input: BudgetInput, options: BudgetOptions): 
     noun: (n) => itemNoun(kind, n),
     order: strategy.order,
     hint: options.hint ?? DEFAULT_HINT,
-    summary: (c) => chunkSummary(kind, order.slice(c.offset, c.offset + c.limit).map((i) => items[i]!)),
+    summary: (c) =>
+      chunkSummary(
+        kind,
+        order.slice(c.offset, c.offset + c.limit).map((i) => items[i]!),
+      ),
   };
   const note = (detail: BudgetResult['detail']) => trimNote(detail, budget, tokenizer.name, items.length);
   const indexFor = (chunks: readonly ChunkRange[], current: number, form: IndexForm) =>
@@ -141,16 +154,26 @@ export function formatWithinBudget(input: BudgetInput, options: BudgetOptions): 
     check: 'response',
     mustFit: true,
   });
-  const nothingFits = (what: string) =>
-    new DataError(`nothing fits in ${budget} ${tokenizer.name} tokens: ${what} (raise --budget)`);
+  const nothingFits = (what: string) => new DataError(`nothing fits in ${budget} ${tokenizer.name} tokens: ${what} (raise --budget)`);
   if (packed.oversized.length > 0) {
     const o = packed.oversized[0]!;
-    const index = count(chunkIndexText(packed.chunks, packed.chunks.findIndex((c) => c.offset === o.item), spec, packed.form ?? 'brief'));
-    throw nothingFits(`${itemNoun(kind, 1)} ${o.item + 1} of the reading order alone at minimal detail takes ${o.tokens} tokens and the chunk index ${index} more`);
+    const index = count(
+      chunkIndexText(
+        packed.chunks,
+        packed.chunks.findIndex((c) => c.offset === o.item),
+        spec,
+        packed.form ?? 'brief',
+      ),
+    );
+    throw nothingFits(
+      `${itemNoun(kind, 1)} ${o.item + 1} of the reading order alone at minimal detail takes ${o.tokens} tokens and the chunk index ${index} more`,
+    );
   }
   const chunks = packed.chunks;
   if (!Number.isInteger(chunkNumber) || chunkNumber < 1 || chunkNumber > chunks.length) {
-    throw new UsageError(`no chunk ${chunkNumber}: the response has ${chunks.length} chunk${chunks.length === 1 ? '' : 's'} at a budget of ${budget} ${tokenizer.name} tokens`);
+    throw new UsageError(
+      `no chunk ${chunkNumber}: the response has ${chunks.length} chunk${chunks.length === 1 ? '' : 's'} at a budget of ${budget} ${tokenizer.name} tokens`,
+    );
   }
   const here = chunks[chunkNumber - 1]!;
   const members = order.slice(here.offset, here.offset + here.limit);
@@ -204,7 +227,11 @@ function detailOf(items: readonly RenderedItem[]): BudgetResult['detail'] {
 
 /** The line a trimmed response that is not chunked ends with: what was shortened, and how to get the rest. */
 function trimNote(d: BudgetResult['detail'], budget: number, tokenizer: string, total: number): string {
-  const parts = [d.full > 0 ? `${d.full} at full detail` : '', d.standard > 0 ? `${d.standard} standard` : '', d.minimal > 0 ? `${d.minimal} minimal` : ''].filter(Boolean);
+  const parts = [
+    d.full > 0 ? `${d.full} at full detail` : '',
+    d.standard > 0 ? `${d.standard} standard` : '',
+    d.minimal > 0 ? `${d.minimal} minimal` : '',
+  ].filter(Boolean);
   const cut = d.cut > 0 ? `, ${d.cut} with text cut` : '';
   return `[trimmed to fit ${budget} ${tokenizer} tokens: ${total} items, ${parts.join(', ')}${cut}; ask for one item to read all of it]`;
 }

@@ -76,7 +76,10 @@ export function providerJsonOf(
   if (input.kind === 'discussions') {
     const byId = new Map<string, JsonValue>();
     for (const r of raw) if (r && typeof r === 'object' && !Array.isArray(r) && r['id'] !== undefined) byId.set(String(r['id']), r);
-    return (indexes) => indexes.flatMap((i) => (input.items[i] as Discussion).comments.map((c) => byId.get(c.id)).filter((v): v is JsonValue => v !== undefined));
+    return (indexes) =>
+      indexes.flatMap((i) =>
+        (input.items[i] as Discussion).comments.map((c) => byId.get(c.id)).filter((v): v is JsonValue => v !== undefined),
+      );
   }
   return (indexes) => (indexes.length === input.items.length ? [...raw] : indexes.map((i) => fullValues[i]!));
 }

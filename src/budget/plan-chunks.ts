@@ -52,7 +52,15 @@ export function planChunks(items: readonly JsonValue[] | readonly ModelItem[], o
   const encodeRange = (from: number, to: number) => options.format.encode(values.slice(from, to));
   const wholeTokens = count(options.wholeText ?? encodeRange(0, values.length));
   if (wholeTokens <= options.budget || values.length === 0) {
-    return { ...base, total_chunks: 1, chunks: [{ offset: 0, limit: values.length }], fits_whole: true, oversized_items: 0, oversized: [], index_form: null };
+    return {
+      ...base,
+      total_chunks: 1,
+      chunks: [{ offset: 0, limit: values.length }],
+      fits_whole: true,
+      oversized_items: 0,
+      oversized: [],
+      index_form: null,
+    };
   }
   const packed = packChunks({
     count: values.length,
@@ -70,14 +78,27 @@ export function planChunks(items: readonly JsonValue[] | readonly ModelItem[], o
     const room = Math.max(1, options.budget - indexCost);
     for (const o of packed.oversized) total += Math.ceil(o.tokens / room) - 1;
   }
-  return { ...base, total_chunks: total, chunks: packed.chunks, fits_whole: false, oversized_items: packed.oversized.length, oversized: packed.oversized.map((o) => o.item), index_form: packed.form ?? null };
+  return {
+    ...base,
+    total_chunks: total,
+    chunks: packed.chunks,
+    fits_whole: false,
+    oversized_items: packed.oversized.length,
+    oversized: packed.oversized.map((o) => o.item),
+    index_form: packed.form ?? null,
+  };
 }
 
 /**
  * The response an agent reads for chunk `k` (0-based) of a plan: the chunk's items encoded, and the
  * chunk index when there is more than one chunk. What planChunks checked against the budget.
  */
-export function chunkResponse(items: readonly JsonValue[] | readonly ModelItem[], options: PlanChunksOptions, plan: ChunkPlan, k: number): string {
+export function chunkResponse(
+  items: readonly JsonValue[] | readonly ModelItem[],
+  options: PlanChunksOptions,
+  plan: ChunkPlan,
+  k: number,
+): string {
   const { values, spec } = prepare(items, options);
   const c = plan.chunks[k]!;
   const content = options.format.encode(values.slice(c.offset, c.offset + c.limit));

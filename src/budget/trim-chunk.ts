@@ -94,6 +94,17 @@ function mixingPenalty(req: TrimRequest, render: (items: RenderedItem[]) => { to
   const { item, level, weight } = cheapest;
   const items = renderMinimal(req.plans);
   const lp = req.plans[item]!.levels[level]!;
-  items[item] = { index: req.plans[item]!.index, level: lp.level, cut: lp.texts.length > 0, value: applyCuts(lp.object, lp.texts, lp.comments, () => false, () => false) };
+  items[item] = {
+    index: req.plans[item]!.index,
+    level: lp.level,
+    cut: lp.texts.length > 0,
+    value: applyCuts(
+      lp.object,
+      lp.texts,
+      lp.comments,
+      () => false,
+      () => false,
+    ),
+  };
   return Math.max(0, render(items).tokens - floorTokens - weight);
 }

@@ -31,7 +31,12 @@ export function describeFailure(err: Error & { oclif?: { exit?: number } }): { m
   if (typeof oclifExit === 'number' && oclifExit !== 0) {
     // Parser errors: drop oclif's "See more help" footer, keep the rest on one line.
     const lines = err.message.split('\n').filter((l) => !/^\s*See more help with/.test(l));
-    const message = flatten(lines.join('\n').replace(/^Error:\s*/, '').replace(/^The following errors? occurred:\s*/, '')).replace(/:\s+(\S)/, ': $1');
+    const message = flatten(
+      lines
+        .join('\n')
+        .replace(/^Error:\s*/, '')
+        .replace(/^The following errors? occurred:\s*/, ''),
+    ).replace(/:\s+(\S)/, ': $1');
     return { message, exitCode: oclifExit === 1 ? EXIT_DATA : EXIT_USAGE };
   }
   return { message: flatten(err.message || String(err)), exitCode: EXIT_DATA };

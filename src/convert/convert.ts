@@ -85,7 +85,13 @@ async function decodeInput(input: Input, from: InputFormatName, options?: Format
   }
 }
 
-async function measure(inputText: string, from: InputFormatName, output: string, to: FormatName, name: TokenizerName): Promise<ConvertStats> {
+async function measure(
+  inputText: string,
+  from: InputFormatName,
+  output: string,
+  to: FormatName,
+  name: TokenizerName,
+): Promise<ConvertStats> {
   const tokenizer = await loadTokenizer(name);
   // A final newline is file framing, not content; count neither side's.
   const inText = inputText.replace(/\r?\n$/, '');

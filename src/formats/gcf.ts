@@ -42,7 +42,12 @@ function toPlain(value: unknown): JsonValue {
   if (value !== null && typeof value === 'object') {
     const out: Record<string, JsonValue> = {};
     for (const k of Object.keys(value)) {
-      Object.defineProperty(out, k, { value: toPlain((value as Record<string, unknown>)[k]), enumerable: true, writable: true, configurable: true });
+      Object.defineProperty(out, k, {
+        value: toPlain((value as Record<string, unknown>)[k]),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
     }
     return out;
   }

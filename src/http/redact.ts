@@ -28,7 +28,17 @@ const RECORDED_HEADERS = new Set([
   'x-github-media-type',
 ]);
 
-const SECRET_QUERY_PARAMS = new Set(['access_token', 'private_token', 'job_token', 'token', 'client_secret', 'client_id', 'jwt', 'api_key', 'apikey']);
+const SECRET_QUERY_PARAMS = new Set([
+  'access_token',
+  'private_token',
+  'job_token',
+  'token',
+  'client_secret',
+  'client_id',
+  'jwt',
+  'api_key',
+  'apikey',
+]);
 
 export const REDACTED = '[REDACTED]';
 

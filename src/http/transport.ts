@@ -142,7 +142,13 @@ export function createTransport(options: HttpOptions = {}, hooks: TransportHooks
       }
 
       const recordedUrl = response.headers.get(RECORDED_URL_HEADER) ?? undefined;
-      const meta: ExchangeMeta = { method, url, status: response.status, headers: response.headers, ...(recordedUrl ? { recordedUrl } : {}) };
+      const meta: ExchangeMeta = {
+        method,
+        url,
+        status: response.status,
+        headers: response.headers,
+        ...(recordedUrl ? { recordedUrl } : {}),
+      };
       journal.push(meta);
       hooks.onExchange?.({ ...meta, body });
       return rebuild(response, body, request.url);
@@ -160,7 +166,15 @@ export function createTransport(options: HttpOptions = {}, hooks: TransportHooks
   };
 }
 
-function failureOf(method: string, url: string, response: Response, body: string, attempts: number, reason?: RetryReason, refusedWaitMs?: number): Failure {
+function failureOf(
+  method: string,
+  url: string,
+  response: Response,
+  body: string,
+  attempts: number,
+  reason?: RetryReason,
+  refusedWaitMs?: number,
+): Failure {
   return {
     kind: 'status',
     method,
@@ -180,7 +194,11 @@ function rebuild(response: Response, body: string, url: string): Response {
   // fetch already decoded the body: passing these on would make a client decode or size-check it again.
   headers.delete('content-encoding');
   headers.delete('content-length');
-  const copy = new Response(NULL_BODY_STATUSES.has(response.status) ? null : body, { status: response.status, statusText: response.statusText, headers });
+  const copy = new Response(NULL_BODY_STATUSES.has(response.status) ? null : body, {
+    status: response.status,
+    statusText: response.statusText,
+    headers,
+  });
   Object.defineProperty(copy, 'url', { value: url });
   return copy;
 }

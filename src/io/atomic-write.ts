@@ -21,7 +21,7 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array): 
     if (handle) await handle.close().catch(() => {});
     await unlink(tmp).catch(() => {});
     const code = (err as NodeJS.ErrnoException).code;
-    const why = code === 'ENOENT' ? 'no such directory' : code === 'EACCES' ? 'permission denied' : code ?? (err as Error).message;
+    const why = code === 'ENOENT' ? 'no such directory' : code === 'EACCES' ? 'permission denied' : (code ?? (err as Error).message);
     throw new DataError(`cannot write: ${why}`, { file: path }, err);
   }
 }

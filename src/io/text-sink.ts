@@ -115,6 +115,6 @@ export class AtomicFileSink extends BufferedSink {
 
 function writeError(path: string, err: unknown): DataError {
   const code = (err as NodeJS.ErrnoException).code;
-  const why = code === 'ENOENT' ? 'no such directory' : code === 'EACCES' ? 'permission denied' : code ?? (err as Error).message;
+  const why = code === 'ENOENT' ? 'no such directory' : code === 'EACCES' ? 'permission denied' : (code ?? (err as Error).message);
   return new DataError(`cannot write: ${why}`, { file: path }, err);
 }

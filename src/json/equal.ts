@@ -40,10 +40,12 @@ export function firstDifference(expected: unknown, actual: unknown, path = '$'):
     const ek = Object.keys(eo);
     const ak = Object.keys(ao);
     for (const k of ek) {
-      if (!Object.prototype.hasOwnProperty.call(ao, k)) return { path: member(path, k), kind: 'missing-key', expected: preview(eo[k]), actual: '(absent)' };
+      if (!Object.prototype.hasOwnProperty.call(ao, k))
+        return { path: member(path, k), kind: 'missing-key', expected: preview(eo[k]), actual: '(absent)' };
     }
     for (const k of ak) {
-      if (!Object.prototype.hasOwnProperty.call(eo, k)) return { path: member(path, k), kind: 'extra-key', expected: '(absent)', actual: preview(ao[k]) };
+      if (!Object.prototype.hasOwnProperty.call(eo, k))
+        return { path: member(path, k), kind: 'extra-key', expected: '(absent)', actual: preview(ao[k]) };
     }
     for (const k of ek) {
       const d = firstDifference(eo[k], ao[k], member(path, k));

@@ -57,7 +57,9 @@ function optional(call: EndpointCall | undefined): EndpointCall[] {
 function isFirstPage(params: Record<string, string>): boolean {
   const page = params['page'];
   const startAt = params['startAt'];
-  return (page === undefined || Number(page) <= 1) && (startAt === undefined || Number(startAt) === 0) && params['nextPageToken'] === undefined;
+  return (
+    (page === undefined || Number(page) <= 1) && (startAt === undefined || Number(startAt) === 0) && params['nextPageToken'] === undefined
+  );
 }
 
 export function pathAndQuery(url: string): string {

@@ -30,11 +30,19 @@ export function resolveCredentials(provider: ProviderName, options: CredentialOp
   const pick = (...values: (string | undefined)[]) => values.find((v) => v !== undefined && v !== '');
   if (provider === 'github') {
     const token = pick(options.token, env['GITHUB_TOKEN'], env['GH_TOKEN']);
-    return { apiUrl: validUrl(pick(options.host, env['GITHUB_API_URL']) ?? 'https://api.github.com', 'GITHUB_API_URL'), ...(token ? { token } : {}), jiraApi: 2 };
+    return {
+      apiUrl: validUrl(pick(options.host, env['GITHUB_API_URL']) ?? 'https://api.github.com', 'GITHUB_API_URL'),
+      ...(token ? { token } : {}),
+      jiraApi: 2,
+    };
   }
   if (provider === 'gitlab') {
     const token = pick(options.token, env['GITLAB_TOKEN']);
-    return { apiUrl: validUrl(pick(options.host, env['GITLAB_HOST']) ?? 'https://gitlab.com', 'GITLAB_HOST'), ...(token ? { token } : {}), jiraApi: 2 };
+    return {
+      apiUrl: validUrl(pick(options.host, env['GITLAB_HOST']) ?? 'https://gitlab.com', 'GITLAB_HOST'),
+      ...(token ? { token } : {}),
+      jiraApi: 2,
+    };
   }
   const host = pick(options.host, env['JIRA_HOST']);
   if (!host) throw new UsageError('Jira needs a site: set JIRA_HOST or --host (e.g. https://example.atlassian.net)');
@@ -42,7 +50,15 @@ export function resolveCredentials(provider: ProviderName, options: CredentialOp
   const email = pick(options.email, env['JIRA_EMAIL']);
   const token = email ? pick(options.token, env['JIRA_API_TOKEN']) : pick(options.token, env['JIRA_PAT'], env['JIRA_API_TOKEN']);
   if (email && !token) throw new UsageError('JIRA_EMAIL is set but no API token: set JIRA_API_TOKEN (or --token)');
-  const version = options.jiraApi ?? (env['JIRA_API_VERSION'] === '3' ? 3 : env['JIRA_API_VERSION'] === '2' ? 2 : /\.atlassian\.net$/i.test(new URL(apiUrl).hostname) ? 3 : 2);
+  const version =
+    options.jiraApi ??
+    (env['JIRA_API_VERSION'] === '3'
+      ? 3
+      : env['JIRA_API_VERSION'] === '2'
+        ? 2
+        : /\.atlassian\.net$/i.test(new URL(apiUrl).hostname)
+          ? 3
+          : 2);
   return { apiUrl, ...(token ? { token } : {}), ...(email ? { email } : {}), jiraApi: version };
 }
 

@@ -4,10 +4,24 @@ import type { CallResult, Dataset, DatasetKind, ProviderName } from './types.js'
 import { DATASET_KINDS, PROVIDER_NAMES } from './types.js';
 
 /** Results of the calls behind one dataset → the Dataset. Joined single GETs have no pagination or sort. */
-export function toDataset(provider: ProviderName, project: string, kind: DatasetKind, label: string, results: readonly CallResult[]): Dataset {
+export function toDataset(
+  provider: ProviderName,
+  project: string,
+  kind: DatasetKind,
+  label: string,
+  results: readonly CallResult[],
+): Dataset {
   if (results.length === 1) {
     const r = results[0]!;
-    return { provider, project, kind, label, result: compact({ items: r.items, pagination: r.pagination, sort_info: r.sort_info }), raw: r.raw, requests: r.requests };
+    return {
+      provider,
+      project,
+      kind,
+      label,
+      result: compact({ items: r.items, pagination: r.pagination, sort_info: r.sort_info }),
+      raw: r.raw,
+      requests: r.requests,
+    };
   }
   return {
     provider,

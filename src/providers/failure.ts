@@ -56,8 +56,10 @@ export function providerError(ctx: FailureContext, transport: Transport, notFoun
 function describeFailure(name: string, ctx: FailureContext, f: Failure, notFound: string): string {
   const what = `${f.method} ${f.url}`;
   const retries = f.attempts - 1;
-  if (f.kind === 'timeout') return `${name} did not answer ${what} within ${formatMs(f.timeoutMs ?? 0)} (${f.attempts} attempt${f.attempts === 1 ? '' : 's'})`;
-  if (f.kind === 'network') return `cannot reach ${name}: ${what} failed (${causeText(f.cause)}) after ${f.attempts} attempt${f.attempts === 1 ? '' : 's'}`;
+  if (f.kind === 'timeout')
+    return `${name} did not answer ${what} within ${formatMs(f.timeoutMs ?? 0)} (${f.attempts} attempt${f.attempts === 1 ? '' : 's'})`;
+  if (f.kind === 'network')
+    return `cannot reach ${name}: ${what} failed (${causeText(f.cause)}) after ${f.attempts} attempt${f.attempts === 1 ? '' : 's'}`;
   const status = f.status ?? 0;
   const said = serverMessage(f.bodyExcerpt);
   if (f.reason === 'rate-limit') {
@@ -83,7 +85,14 @@ function serverMessage(excerpt: string | undefined): string {
   if (!excerpt) return '';
   try {
     const body = JSON.parse(excerpt) as { message?: unknown; error?: unknown; errorMessages?: unknown };
-    const text = typeof body.message === 'string' ? body.message : typeof body.error === 'string' ? body.error : Array.isArray(body.errorMessages) ? body.errorMessages.join('; ') : '';
+    const text =
+      typeof body.message === 'string'
+        ? body.message
+        : typeof body.error === 'string'
+          ? body.error
+          : Array.isArray(body.errorMessages)
+            ? body.errorMessages.join('; ')
+            : '';
     return text ? `: ${text.slice(0, 300)}` : '';
   } catch {
     return '';

@@ -34,19 +34,38 @@ export async function runLivePlan(session: OpenSession, options: LivePlanOptions
   const perPage = String(Math.min(options.limit, 100));
   // A few pages more than the arithmetic says: servers cap page sizes (Jira at 50 or 100), and GitHub's
   // issue pages lose their pull requests. `maxItems` stops the paging once `limit` items are in.
-  const listPaging: PagingPolicy = { maxItems: options.limit, maxPages: Math.ceil(options.limit / Number(perPage)) + 4, canFetch: () => true };
+  const listPaging: PagingPolicy = {
+    maxItems: options.limit,
+    maxPages: Math.ceil(options.limit / Number(perPage)) + 4,
+    canFetch: () => true,
+  };
   const detailPaging: PagingPolicy = { maxItems: Number.POSITIVE_INFINITY, maxPages: DETAIL_PAGES, canFetch: () => true };
   const out: LiveCallResult[] = [];
 
   if (session.provider === 'github') {
     const { owner, repo } = requireRepo(options);
     out.push(await run({ kind: 'issues', endpoint: 'issues', params: { owner, repo, state: 'all', per_page: perPage } }, listPaging));
-    const pulls = await run({ kind: 'merge_requests', endpoint: 'pulls', params: { owner, repo, state: 'all', per_page: perPage } }, listPaging);
+    const pulls = await run(
+      { kind: 'merge_requests', endpoint: 'pulls', params: { owner, repo, state: 'all', per_page: perPage } },
+      listPaging,
+    );
     out.push(pulls);
     for (const number of numbersOf(pulls.result.raw, 'number').slice(0, options.details)) {
-      out.push(await run({ kind: 'diffs', endpoint: 'pull_files', params: { owner, repo, pull_number: number, per_page: '100' } }, detailPaging));
-      out.push(await run({ kind: 'comments', endpoint: 'issue_comments', params: { owner, repo, issue_number: number, per_page: '100' } }, detailPaging));
-      out.push(await run({ kind: 'discussions', endpoint: 'review_comments', params: { owner, repo, pull_number: number, per_page: '100' } }, detailPaging));
+      out.push(
+        await run({ kind: 'diffs', endpoint: 'pull_files', params: { owner, repo, pull_number: number, per_page: '100' } }, detailPaging),
+      );
+      out.push(
+        await run(
+          { kind: 'comments', endpoint: 'issue_comments', params: { owner, repo, issue_number: number, per_page: '100' } },
+          detailPaging,
+        ),
+      );
+      out.push(
+        await run(
+          { kind: 'discussions', endpoint: 'review_comments', params: { owner, repo, pull_number: number, per_page: '100' } },
+          detailPaging,
+        ),
+      );
     }
     return out;
   }
@@ -76,13 +95,24 @@ export async function runLivePlan(session: OpenSession, options: LivePlanOptions
   const issues = await run(search, listPaging);
   out.push(issues);
   for (const issueKey of stringsOf(issues.result.raw, 'key').slice(0, options.details)) {
-    out.push(await run({ kind: 'comments', endpoint: 'comments', params: { api, issue: issueKey, startAt: '0', maxResults: '100' } }, detailPaging));
+    out.push(
+      await run(
+        { kind: 'comments', endpoint: 'comments', params: { api, issue: issueKey, startAt: '0', maxResults: '100' } },
+        detailPaging,
+      ),
+    );
   }
   return out;
 }
 
 /** `/diffs` exists since GitLab 15.7; older self-hosted servers answer 404 and have `/changes`. */
-async function diffsWithFallback(session: OpenSession, run: Run, project_id: string, iid: string, paging: PagingPolicy): Promise<LiveCallResult> {
+async function diffsWithFallback(
+  session: OpenSession,
+  run: Run,
+  project_id: string,
+  iid: string,
+  paging: PagingPolicy,
+): Promise<LiveCallResult> {
   try {
     return await run({ kind: 'diffs', endpoint: 'mr_diffs', params: { project_id, iid, per_page: '100' } }, paging);
   } catch (err) {
@@ -97,9 +127,14 @@ function requireRepo(options: LivePlanOptions): { owner: string; repo: string } 
 }
 
 function numbersOf(raw: JsonValue[], field: string): string[] {
-  return raw.map((v) => (v && typeof v === 'object' && !Array.isArray(v) ? v[field] : undefined)).filter((n): n is number => typeof n === 'number').map(String);
+  return raw
+    .map((v) => (v && typeof v === 'object' && !Array.isArray(v) ? v[field] : undefined))
+    .filter((n): n is number => typeof n === 'number')
+    .map(String);
 }
 
 function stringsOf(raw: JsonValue[], field: string): string[] {
-  return raw.map((v) => (v && typeof v === 'object' && !Array.isArray(v) ? v[field] : undefined)).filter((s): s is string => typeof s === 'string');
+  return raw
+    .map((v) => (v && typeof v === 'object' && !Array.isArray(v) ? v[field] : undefined))
+    .filter((s): s is string => typeof s === 'string');
 }

@@ -33,7 +33,9 @@ export async function loadCorpusDatasets(corpusDir: string, options: CorpusLoadO
   const filter = { ...(options.provider ? { provider: options.provider } : {}), ...(options.project ? { project: options.project } : {}) };
   const projects = await readCorpus(corpusDir, filter);
   if (projects.length === 0 && (options.provider || options.project)) {
-    throw new UsageError(`no recordings for ${[options.provider, options.project].filter(Boolean).join('/')} in the corpus`, { file: corpusDir });
+    throw new UsageError(`no recordings for ${[options.provider, options.project].filter(Boolean).join('/')} in the corpus`, {
+      file: corpusDir,
+    });
   }
   const datasets: Dataset[] = [];
   for (const { provider: name, project, entries } of projects) {
@@ -48,7 +50,11 @@ export async function loadCorpusDatasets(corpusDir: string, options: CorpusLoadO
         ...(options.http ? { http: options.http } : {}),
         hooks: progressHooks(options.onProgress),
       });
-      const paging: PagingPolicy = { maxPages: MAX_REPLAY_PAGES, maxItems: Number.POSITIVE_INFINITY, canFetch: (url) => server.find('GET', url) !== undefined };
+      const paging: PagingPolicy = {
+        maxPages: MAX_REPLAY_PAGES,
+        maxItems: Number.POSITIVE_INFINITY,
+        canFetch: (url) => server.find('GET', url) !== undefined,
+      };
       for (const planned of planCorpus(provider, entries)) {
         const results: CallResult[] = [];
         for (const call of planned.calls) results.push(await session.run(call, paging));
@@ -125,7 +131,14 @@ export function liveProjectName(options: Pick<LiveLoadOptions, 'provider' | 'own
 function addDataset(datasets: Dataset[], dataset: Dataset, onProgress: CorpusLoadOptions['onProgress']): void {
   if (dataset.result.items.length === 0) return;
   datasets.push(dataset);
-  onProgress?.({ type: 'dataset', provider: dataset.provider, project: dataset.project, kind: dataset.kind, label: dataset.label, items: dataset.result.items.length });
+  onProgress?.({
+    type: 'dataset',
+    provider: dataset.provider,
+    project: dataset.project,
+    kind: dataset.kind,
+    label: dataset.label,
+    items: dataset.result.items.length,
+  });
 }
 
 function progressHooks(onProgress: CorpusLoadOptions['onProgress'], onExchange?: (e: CompletedExchange) => void): TransportHooks {

@@ -51,10 +51,15 @@ function fromExchange(exchange: JsonObject, file: string, kind?: DatasetKind): R
   const body = (response['body'] ?? null) as JsonValue;
   const headers = isJsonObject(response['headers']) ? (response['headers'] as Record<string, string>) : {};
   const status = response['status'];
-  if (typeof status === 'number' && (status < 200 || status > 299)) throw new DataError(`the recorded response is an error (HTTP ${status}), not a list to format`, { file });
+  if (typeof status === 'number' && (status < 200 || status > 299))
+    throw new DataError(`the recorded response is an error (HTTP ${status}), not a list to format`, { file });
   const call = classify(url, kind);
   // The recorded URL says what the body is; an endpoint devboy has no model for is not guessed at.
-  if (!call) throw new DataError(`not a list devboy models: ${String(request['method'] ?? 'GET')} ${pathOf(url)} (issues, pull/merge requests, diffs, comments, discussions)`, { file });
+  if (!call)
+    throw new DataError(
+      `not a list devboy models: ${String(request['method'] ?? 'GET')} ${pathOf(url)} (issues, pull/merge requests, diffs, comments, discussions)`,
+      { file },
+    );
   const browseBase = origin(url);
   const read = fromBody(body, browseBase, file, kind ?? call.kind, call.endpoint === 'issue_comments');
   const header = (name: string) => Object.entries(headers).find(([k]) => k.toLowerCase() === name)?.[1];
@@ -62,7 +67,10 @@ function fromExchange(exchange: JsonObject, file: string, kind?: DatasetKind): R
   let pagination: Pagination | undefined;
   let sort: SortInfo | undefined;
   if (call.provider === 'github' && !call.single) {
-    pagination = githubPagination([{ url, link: header('link'), count: Array.isArray(body) ? body.length : read.raw.length }], typeof envelope?.['total_count'] === 'number' ? envelope['total_count'] : undefined);
+    pagination = githubPagination(
+      [{ url, link: header('link'), count: Array.isArray(body) ? body.length : read.raw.length }],
+      typeof envelope?.['total_count'] === 'number' ? envelope['total_count'] : undefined,
+    );
     sort = githubSortInfo(call.endpoint, call.params);
   } else if (call.provider === 'gitlab' && !call.single) {
     const h = new Headers(Object.entries(headers).filter(([, v]) => typeof v === 'string'));
@@ -71,17 +79,30 @@ function fromExchange(exchange: JsonObject, file: string, kind?: DatasetKind): R
   } else if (call.provider === 'jira') {
     if (envelope && typeof envelope['startAt'] === 'number') {
       const num = (k: string) => (typeof envelope[k] === 'number' ? (envelope[k] as number) : undefined);
-      pagination = jiraOffsetPagination([{ startAt: num('startAt')!, maxResults: num('maxResults'), total: num('total'), count: read.raw.length }], undefined);
+      pagination = jiraOffsetPagination(
+        [{ startAt: num('startAt')!, maxResults: num('maxResults'), total: num('total'), count: read.raw.length }],
+        undefined,
+      );
     }
     sort = jiraSortInfo(call.endpoint, call.params);
   }
   return { ...read, ...(pagination ? { pagination } : {}), ...(sort ? { sort } : {}) };
 }
 
-function fromBody(body: JsonValue, browseBase: string | undefined, file: string, kind?: DatasetKind, embeddedComments = false): ResponseItems {
+function fromBody(
+  body: JsonValue,
+  browseBase: string | undefined,
+  file: string,
+  kind?: DatasetKind,
+  embeddedComments = false,
+): ResponseItems {
   if (isJsonObject(body)) {
-    const jiraComments = isJsonObject(body['fields']) && isJsonObject((body['fields'] as JsonObject)['comment']) ? ((body['fields'] as JsonObject)['comment'] as JsonObject)['comments'] : undefined;
-    if ((kind === 'comments' || embeddedComments) && Array.isArray(jiraComments)) return fromList(jiraComments, browseBase, file, 'comments');
+    const jiraComments =
+      isJsonObject(body['fields']) && isJsonObject((body['fields'] as JsonObject)['comment'])
+        ? ((body['fields'] as JsonObject)['comment'] as JsonObject)['comments']
+        : undefined;
+    if ((kind === 'comments' || embeddedComments) && Array.isArray(jiraComments))
+      return fromList(jiraComments, browseBase, file, 'comments');
     for (const field of ['items', 'issues', 'comments', 'changes', 'values']) {
       const list = body[field];
       if (!Array.isArray(list)) continue;
@@ -96,14 +117,21 @@ function fromBody(body: JsonValue, browseBase: string | undefined, file: string,
     return fromList([body], browseBase, file, kind);
   }
   if (Array.isArray(body)) return fromList(body, browseBase, file, kind);
-  throw new DataError(`expected a provider response or devboy items (a JSON array or object), got ${body === null ? 'null' : typeof body}`, { file });
+  throw new DataError(
+    `expected a provider response or devboy items (a JSON array or object), got ${body === null ? 'null' : typeof body}`,
+    { file },
+  );
 }
 
 function fromList(list: JsonValue[], browseBase: string | undefined, file: string, kind?: DatasetKind): ResponseItems {
   if (list.length === 0) return { kind: kind ?? 'issues', shape: 'an empty list', items: [], raw: [], rawAligned: true };
   const { shape, mismatch } = shapeOfList(list, browseBase, kind);
   const wanted = kind ? ` ${kind.replace('_', ' ')}` : '';
-  if (!shape) throw new DataError(`cannot tell what these items are: not GitHub, GitLab, Jira or devboy${wanted} items (see docs/budget.md; --type names the kind)`, { file });
+  if (!shape)
+    throw new DataError(
+      `cannot tell what these items are: not GitHub, GitLab, Jira or devboy${wanted} items (see docs/budget.md; --type names the kind)`,
+      { file },
+    );
   if (mismatch !== undefined) throw new DataError(`item ${mismatch + 1} of the list is not like the first (${shape.name})`, { file });
   return { kind: shape.kind, shape: shape.name, items: shape.normalize(list), raw: list, rawAligned: shape.aligned };
 }

@@ -17,7 +17,11 @@ export type OpenSession = ProviderSession & { transport: Transport };
 
 /** Each provider's module (and its client library) is imported only when that provider is used. */
 export async function openSession(provider: ProviderName, options: SessionOptions): Promise<OpenSession> {
-  const common = { ...(options.token ? { token: options.token } : {}), ...(options.http ? { http: options.http } : {}), ...(options.hooks ? { hooks: options.hooks } : {}) };
+  const common = {
+    ...(options.token ? { token: options.token } : {}),
+    ...(options.http ? { http: options.http } : {}),
+    ...(options.hooks ? { hooks: options.hooks } : {}),
+  };
   switch (provider) {
     case 'github':
       return (await import('./github/session.js')).openGithubSession({ baseUrl: options.apiUrl, ...common });

@@ -61,6 +61,9 @@ export function slugOf(url: string): string {
   } catch {
     // not absolute: use as is
   }
-  const slug = rest.replace(/%/g, '').replace(/[^A-Za-z0-9]+/g, '_').replace(/^_+|_+$/g, '');
+  const slug = rest
+    .replace(/%/g, '')
+    .replace(/[^A-Za-z0-9]+/g, '_')
+    .replace(/^_+|_+$/g, '');
   return (slug || 'root').slice(0, 100).replace(/_+$/, '');
 }

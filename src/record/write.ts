@@ -10,7 +10,12 @@ import type { CorpusFile } from './corpus-file.js';
  * Write a project's recordings so that `<out>/<provider>/<project>/` holds either the previous
  * recording or the whole new one: files go to a hidden folder beside it, which then replaces it.
  */
-export async function writeProjectAtomically(outDir: string, provider: string, project: string, files: readonly CorpusFile[]): Promise<string> {
+export async function writeProjectAtomically(
+  outDir: string,
+  provider: string,
+  project: string,
+  files: readonly CorpusFile[],
+): Promise<string> {
   const providerDir = join(outDir, provider);
   const projectDir = join(providerDir, project);
   const suffix = `${process.pid}-${randomBytes(4).toString('hex')}`;
@@ -19,7 +24,11 @@ export async function writeProjectAtomically(outDir: string, provider: string, p
   try {
     await mkdir(staging, { recursive: true });
   } catch (err) {
-    throw new DataError(`cannot create the output folder: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`, { file: providerDir }, err);
+    throw new DataError(
+      `cannot create the output folder: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+      { file: providerDir },
+      err,
+    );
   }
   try {
     for (const file of files) await writeFileAtomic(join(staging, file.name), file.text);
@@ -36,7 +45,11 @@ export async function writeProjectAtomically(outDir: string, provider: string, p
   } catch (err) {
     await rm(staging, { recursive: true, force: true });
     if (err instanceof DataError) throw err;
-    throw new DataError(`cannot write the recording: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`, { file: projectDir }, err);
+    throw new DataError(
+      `cannot write the recording: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+      { file: projectDir },
+      err,
+    );
   }
 }
 
@@ -50,7 +63,19 @@ export async function writeManifest(outDir: string): Promise<void> {
       const bytes = (await readFile(join(outDir, file))).length;
       const cell = (v: unknown) => String(v ?? '').replace(/[\t\r\n]+/g, ' ');
       rows.push(
-        [file, project.provider, project.project, exchange.request.method, exchange.request.url, exchange.response.status, itemCount(exchange.response.body), bytes, exchange.provenance['license'], exchange.provenance['envelope'], exchange.provenance['content']]
+        [
+          file,
+          project.provider,
+          project.project,
+          exchange.request.method,
+          exchange.request.url,
+          exchange.response.status,
+          itemCount(exchange.response.body),
+          bytes,
+          exchange.provenance['license'],
+          exchange.provenance['envelope'],
+          exchange.provenance['content'],
+        ]
           .map(cell)
           .join('\t'),
       );

@@ -86,7 +86,8 @@ export function validateExchange(value: unknown, path: string, file = path): Rec
   if (!isJsonObject(response)) return fail('missing "response"');
   if (typeof response['status'] !== 'number') return fail('missing "response.status"');
   const headers = response['headers'] ?? {};
-  if (!isJsonObject(headers) || Object.values(headers).some((v) => typeof v !== 'string')) return fail('"response.headers" must map names to strings');
+  if (!isJsonObject(headers) || Object.values(headers).some((v) => typeof v !== 'string'))
+    return fail('"response.headers" must map names to strings');
   if (!('body' in response)) return fail('missing "response.body"');
   const [provider, project] = file.split('/');
   const lowerHeaders: Record<string, string> = {};

@@ -20,7 +20,14 @@ import { recordedAtMs, type CorpusEntry } from './exchange.js';
  * Credentials in the query (`access_token`, `private_token`) are ignored entirely.
  */
 
-const POSITION_DEFAULTS: Readonly<Record<string, string>> = { page: '1', startAt: '0', nextPageToken: '', after: '', before: '', cursor: '' };
+const POSITION_DEFAULTS: Readonly<Record<string, string>> = {
+  page: '1',
+  startAt: '0',
+  nextPageToken: '',
+  after: '',
+  before: '',
+  cursor: '',
+};
 const IGNORED_PARAMS = new Set(['access_token', 'private_token']);
 
 export interface RequestKey {
@@ -130,7 +137,9 @@ export function selectAnswered(entries: readonly CorpusEntry[]): CorpusEntry[] {
 }
 
 function canonicalId(key: RequestKey): string {
-  const params = [...key.query.entries()].filter(([name, value]) => POSITION_DEFAULTS[name] !== value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const params = [...key.query.entries()]
+    .filter(([name, value]) => POSITION_DEFAULTS[name] !== value)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   return `${key.method} ${key.path}?${params.map(([n, v]) => `${n}=${v}`).join('&')}`;
 }
 

@@ -55,17 +55,18 @@ export class ReplayServer {
   }
 
   static async start(options: ReplayServerOptions): Promise<ReplayServer> {
-    let instance: ReplayServer | undefined;
+    // The handler needs the instance, which needs the listening server's port.
+    const bound: { instance?: ReplayServer } = {};
     const server = createServer((req, res) => {
-      instance!.handle(req, res);
+      bound.instance!.handle(req, res);
     });
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(0, '127.0.0.1', () => resolve());
     });
     const { port } = server.address() as AddressInfo;
-    instance = new ReplayServer(server, `http://127.0.0.1:${port}`, options);
-    return instance;
+    bound.instance = new ReplayServer(server, `http://127.0.0.1:${port}`, options);
+    return bound.instance;
   }
 
   injectFault(fault: Fault): void {
@@ -104,13 +105,25 @@ export class ReplayServer {
     }
     if (fault && 'status' in fault) {
       const body = fault.body ?? { message: `devboy replay: injected ${fault.status}` };
-      this.send(res, fault.status, { 'content-type': 'application/json; charset=utf-8', ...fault.headers }, typeof body === 'string' ? body : JSON.stringify(body));
+      this.send(
+        res,
+        fault.status,
+        { 'content-type': 'application/json; charset=utf-8', ...fault.headers },
+        typeof body === 'string' ? body : JSON.stringify(body),
+      );
       return;
     }
     if (!match) {
       const closest = closestRecording(this.recordings, method, target);
-      const hint = closest ? `; closest recorded: ${closest.entry.exchange.request.method} ${closest.entry.exchange.request.url}` : '; nothing recorded for this method';
-      this.send(res, 404, { 'content-type': 'application/json; charset=utf-8', 'x-devboy-replay': 'miss' }, JSON.stringify({ message: `devboy replay: no recording for ${method} ${target}${hint}` }));
+      const hint = closest
+        ? `; closest recorded: ${closest.entry.exchange.request.method} ${closest.entry.exchange.request.url}`
+        : '; nothing recorded for this method';
+      this.send(
+        res,
+        404,
+        { 'content-type': 'application/json; charset=utf-8', 'x-devboy-replay': 'miss' },
+        JSON.stringify({ message: `devboy replay: no recording for ${method} ${target}${hint}` }),
+      );
       return;
     }
     const { exchange, file } = match.recording.entry;
@@ -128,7 +141,9 @@ export class ReplayServer {
   }
 
   private takeFault(target: string): Fault | undefined {
-    const fault = this.faults.find((f) => f.left > 0 && (f.path === undefined || (typeof f.path === 'string' ? target.includes(f.path) : f.path.test(target))));
+    const fault = this.faults.find(
+      (f) => f.left > 0 && (f.path === undefined || (typeof f.path === 'string' ? target.includes(f.path) : f.path.test(target))),
+    );
     if (fault) fault.left--;
     return fault;
   }

@@ -7,44 +7,79 @@ export function benchmarkMarkdown(result: BenchmarkResult): string {
   const s = summarize(result);
   const baseline = result.settings.savings_baseline;
   const tk = s.primary === 'heuristic' ? 'heuristic tokens (an estimate)' : `${s.primary} tokens`;
-  const out: string[] = ['## devboy benchmark', '', ...header(result).split('\n').map((l) => `- ${esc(l)}`), ''];
+  const out: string[] = [
+    '## devboy benchmark',
+    '',
+    ...header(result)
+      .split('\n')
+      .map((l) => `- ${esc(l)}`),
+    '',
+  ];
 
-  out.push(`### Totals (${tk}; change vs ${baseline}; pages at ${int(result.settings.budget)} ${s.primary} tokens; **bold** = fewest tokens among lossless formats)`, '');
+  out.push(
+    `### Totals (${tk}; change vs ${baseline}; pages at ${int(result.settings.budget)} ${s.primary} tokens; **bold** = fewest tokens among lossless formats)`,
+    '',
+  );
   out.push(row(['level', ...s.formats]), row(['---', ...s.formats.map(() => '---:')]));
   for (const t of s.totals) {
-    out.push(row([t.level, ...t.cells.map((c) => {
-      const text = `${int(c.tokens)} (${pct(c.saving)}), ${int(c.pages)} pages${c.lossyRows ? ` ⚠ ${c.lossyRows} lossy` : ''}`;
-      return c.format === t.winner ? `**${text}**` : text;
-    })]));
+    out.push(
+      row([
+        t.level,
+        ...t.cells.map((c) => {
+          const text = `${int(c.tokens)} (${pct(c.saving)}), ${int(c.pages)} pages${c.lossyRows ? ` ⚠ ${c.lossyRows} lossy` : ''}`;
+          return c.format === t.winner ? `**${text}**` : text;
+        }),
+      ]),
+    );
   }
 
   if (result.heuristic_bias.length) {
     out.push('', '### Heuristic bias (bytes / 3.5 vs the real tokenizer; negative = undercounts)', '');
     out.push(row(['level', ...s.formats]), row(['---', ...s.formats.map(() => '---:')]));
     for (const b of groupBias(result, s.levels, s.formats)) out.push(row(b));
-    out.push('', s.disagreements.length ? `The heuristic picks a different winner than ${s.primary} in ${s.disagreements.length} dataset/level cells.` : `The heuristic and ${s.primary} agree on every winner.`);
+    out.push(
+      '',
+      s.disagreements.length
+        ? `The heuristic picks a different winner than ${s.primary} in ${s.disagreements.length} dataset/level cells.`
+        : `The heuristic and ${s.primary} agree on every winner.`,
+    );
   }
 
   if (s.fit.length) {
-    out.push('', `### First response at ${int(result.settings.budget)} ${s.primary} tokens (devboy format's pipeline; datasets that do not fit whole at full detail)`, '');
+    out.push(
+      '',
+      `### First response at ${int(result.settings.budget)} ${s.primary} tokens (devboy format's pipeline; datasets that do not fit whole at full detail)`,
+      '',
+    );
     out.push(row(['dataset', ...s.formats]), row(['---', ...s.formats.map(() => '---')]));
     for (const f of s.fit) out.push(row([esc(f.title), ...s.formats.map((name) => f.cells.get(name) ?? '')]));
   }
 
   out.push('', '### Round trips', '');
   if (result.lossy.length === 0) out.push('Every format round-tripped every row (values and key order).');
-  else for (const l of result.lossy) out.push(`- ${esc(`${l.provider} ${l.project} ${l.dataset} ${l.level} ${l.format}`)}: ${esc(l.reason)}`);
+  else
+    for (const l of result.lossy) out.push(`- ${esc(`${l.provider} ${l.project} ${l.dataset} ${l.level} ${l.format}`)}: ${esc(l.reason)}`);
 
-  out.push('', `<details><summary>Per dataset (${s.datasets.length}): ${tk}, change vs ${baseline}, pages at ${int(result.settings.budget)}</summary>`, '');
+  out.push(
+    '',
+    `<details><summary>Per dataset (${s.datasets.length}): ${tk}, change vs ${baseline}, pages at ${int(result.settings.budget)}</summary>`,
+    '',
+  );
   out.push(row(['dataset', 'level', ...s.formats]), row(['---', '---', ...s.formats.map(() => '---:')]));
   for (const d of s.datasets) {
     for (const l of d.levels) {
-      out.push(row([l === d.levels[0] ? esc(d.title) : '', l.level, ...s.formats.map((f) => {
-        const r = l.cells.get(f);
-        if (!r) return '';
-        const text = `${int(r.tokens)} (${pct(r.savings.encoder)})${r.pages > 1 ? ` ${r.pages}p` : ''}${r.lossless ? '' : ' ⚠'}`;
-        return f === l.winner ? `**${text}**` : text;
-      })]));
+      out.push(
+        row([
+          l === d.levels[0] ? esc(d.title) : '',
+          l.level,
+          ...s.formats.map((f) => {
+            const r = l.cells.get(f);
+            if (!r) return '';
+            const text = `${int(r.tokens)} (${pct(r.savings.encoder)})${r.pages > 1 ? ` ${r.pages}p` : ''}${r.lossless ? '' : ' ⚠'}`;
+            return f === l.winner ? `**${text}**` : text;
+          }),
+        ]),
+      );
     }
   }
   out.push('', '</details>', '');
@@ -55,10 +90,13 @@ function groupBias(result: BenchmarkResult, levels: string[], formats: string[])
   const out: string[][] = [];
   for (const tokenizer of new Set(result.heuristic_bias.map((b) => b.tokenizer))) {
     for (const level of levels) {
-      out.push([`${level} vs ${tokenizer}`, ...formats.map((f) => {
-        const b = result.heuristic_bias.find((x) => x.tokenizer === tokenizer && x.level === level && x.format === f);
-        return b ? `${b.bias >= 0 ? '+' : ''}${(b.bias * 100).toFixed(1)}%` : '';
-      })]);
+      out.push([
+        `${level} vs ${tokenizer}`,
+        ...formats.map((f) => {
+          const b = result.heuristic_bias.find((x) => x.tokenizer === tokenizer && x.level === level && x.format === f);
+          return b ? `${b.bias >= 0 ? '+' : ''}${(b.bias * 100).toFixed(1)}%` : '';
+        }),
+      ]);
     }
   }
   return out;

@@ -45,7 +45,13 @@ export function summarize(result: BenchmarkResult): BenchmarkSummary {
       const rows = result.rows.filter((r) => r.level === level && r.format === format && r.tokenizer === primary);
       const tokens = sum(rows.map((r) => r.tokens));
       const base = sum(rows.map((r) => r.savings.baseline_tokens));
-      return { format, tokens, saving: base === 0 ? 0 : 1 - tokens / base, pages: sum(rows.map((r) => r.pages)), lossyRows: rows.filter((r) => !r.lossless).length };
+      return {
+        format,
+        tokens,
+        saving: base === 0 ? 0 : 1 - tokens / base,
+        pages: sum(rows.map((r) => r.pages)),
+        lossyRows: rows.filter((r) => !r.lossless).length,
+      };
     });
     const lossless = cells.filter((c) => c.lossyRows === 0);
     const winner = lossless.length ? lossless.reduce((a, b) => (b.tokens < a.tokens ? b : a)).format : undefined;
@@ -74,7 +80,8 @@ export function summarize(result: BenchmarkResult): BenchmarkSummary {
     for (const d of result.datasets) {
       const key = `${d.provider}|${d.project}|${d.dataset}|${d.label}`;
       for (const level of levels) {
-        const pick = (tk: TokenizerName) => winnerOf(formats.map((f) => byKey.get(`${key}|${level}|${f}|${tk}`)).filter((r): r is BenchmarkRow => !!r));
+        const pick = (tk: TokenizerName) =>
+          winnerOf(formats.map((f) => byKey.get(`${key}|${level}|${f}|${tk}`)).filter((r): r is BenchmarkRow => !!r));
         const h = pick('heuristic');
         const p = pick(primary);
         if (h && p && h !== p) disagreements.push({ dataset: `${d.provider} ${d.project} ${d.dataset}`, level, heuristic: h, primary: p });
@@ -83,7 +90,9 @@ export function summarize(result: BenchmarkResult): BenchmarkSummary {
   }
   const fit: BenchmarkSummary['fit'] = [];
   for (const d of result.datasets) {
-    const entries = result.fit.filter((f) => f.provider === d.provider && f.project === d.project && f.dataset === d.dataset && f.label === d.label);
+    const entries = result.fit.filter(
+      (f) => f.provider === d.provider && f.project === d.project && f.dataset === d.dataset && f.label === d.label,
+    );
     const squeezed = entries.some((f) => !f.fits || f.included_items < f.total_items || f.truncated);
     if (!squeezed) continue;
     const cells = new Map<FormatName, string>();

@@ -16,38 +16,58 @@ export function benchmarkTable(result: BenchmarkResult, options: { color?: boole
 
   out.push(header(result));
   out.push('');
-  out.push(`Totals over ${result.datasets.length} datasets: ${tk}; change vs ${baseline} (same items, level and tokenizer); pages at ${int(result.settings.budget)} ${s.primary} tokens; * = fewest tokens among lossless formats`);
+  out.push(
+    `Totals over ${result.datasets.length} datasets: ${tk}; change vs ${baseline} (same items, level and tokenizer); pages at ${int(result.settings.budget)} ${s.primary} tokens; * = fewest tokens among lossless formats`,
+  );
   const totals = new Table({ head: ['level', ...s.formats], style: { head: [], border: [] }, chars: COMPACT });
   for (const t of s.totals) {
-    totals.push([t.level, ...t.cells.map((c) => {
-      const text = `${int(c.tokens)} ${pct(c.saving)} ${int(c.pages)}p${c.lossyRows ? ` (${c.lossyRows} lossy)` : ''}`;
-      return c.format === t.winner ? star(text) : text;
-    })]);
+    totals.push([
+      t.level,
+      ...t.cells.map((c) => {
+        const text = `${int(c.tokens)} ${pct(c.saving)} ${int(c.pages)}p${c.lossyRows ? ` (${c.lossyRows} lossy)` : ''}`;
+        return c.format === t.winner ? star(text) : text;
+      }),
+    ]);
   }
   out.push(totals.toString());
 
   out.push('');
-  out.push(`Per dataset: ${tk}, change vs ${baseline}, pages at ${int(result.settings.budget)} ${s.primary} tokens; ! = not lossless (see below)`);
-  const detail = new Table({ head: ['dataset / level', ...s.formats], style: { head: [], border: [], 'padding-left': 0, 'padding-right': 2 }, chars: BORDERLESS });
+  out.push(
+    `Per dataset: ${tk}, change vs ${baseline}, pages at ${int(result.settings.budget)} ${s.primary} tokens; ! = not lossless (see below)`,
+  );
+  const detail = new Table({
+    head: ['dataset / level', ...s.formats],
+    style: { head: [], border: [], 'padding-left': 0, 'padding-right': 2 },
+    chars: BORDERLESS,
+  });
   const baselineFormat = baseline === 'json_pretty' ? 'json' : 'json-compact';
   for (const d of s.datasets) {
     detail.push([{ colSpan: s.formats.length + 1, content: clip(d.title, 100) }]);
     for (const l of d.levels) {
-      detail.push([`  ${l.level}`, ...s.formats.map((f) => {
-        const r = l.cells.get(f);
-        if (!r) return '';
-        const change = f === baselineFormat ? '' : ` ${pct(r.savings.encoder)}`;
-        const text = `${int(r.tokens)}${change}${r.pages > 1 ? ` ${r.pages}p` : ''}${r.lossless ? '' : ' !'}`;
-        return f === l.winner ? star(text) : text;
-      })]);
+      detail.push([
+        `  ${l.level}`,
+        ...s.formats.map((f) => {
+          const r = l.cells.get(f);
+          if (!r) return '';
+          const change = f === baselineFormat ? '' : ` ${pct(r.savings.encoder)}`;
+          const text = `${int(r.tokens)}${change}${r.pages > 1 ? ` ${r.pages}p` : ''}${r.lossless ? '' : ' !'}`;
+          return f === l.winner ? star(text) : text;
+        }),
+      ]);
     }
   }
   out.push(detail.toString());
 
   if (s.fit.length) {
     out.push('');
-    out.push(`First response at ${int(result.settings.budget)} ${s.primary} tokens (devboy format's pipeline): items included, at which detail; only datasets that do not fit whole at full detail`);
-    const fit = new Table({ head: ['dataset', ...s.formats], style: { head: [], border: [], 'padding-left': 0, 'padding-right': 2 }, chars: BORDERLESS });
+    out.push(
+      `First response at ${int(result.settings.budget)} ${s.primary} tokens (devboy format's pipeline): items included, at which detail; only datasets that do not fit whole at full detail`,
+    );
+    const fit = new Table({
+      head: ['dataset', ...s.formats],
+      style: { head: [], border: [], 'padding-left': 0, 'padding-right': 2 },
+      chars: BORDERLESS,
+    });
     for (const f of s.fit) fit.push([clip(f.title, 48), ...s.formats.map((name) => f.cells.get(name) ?? '')]);
     out.push(fit.toString());
   }
@@ -58,10 +78,13 @@ export function benchmarkTable(result: BenchmarkResult, options: { color?: boole
     const bias = new Table({ head: ['level', ...s.formats], style: { head: [], border: [] }, chars: COMPACT });
     for (const tokenizer of new Set(result.heuristic_bias.map((b) => b.tokenizer))) {
       for (const level of s.levels) {
-        bias.push([`${level} vs ${tokenizer}`, ...s.formats.map((f) => {
-          const b = result.heuristic_bias.find((x) => x.tokenizer === tokenizer && x.level === level && x.format === f);
-          return b ? `${b.bias >= 0 ? '+' : ''}${(b.bias * 100).toFixed(1)}%` : '';
-        })]);
+        bias.push([
+          `${level} vs ${tokenizer}`,
+          ...s.formats.map((f) => {
+            const b = result.heuristic_bias.find((x) => x.tokenizer === tokenizer && x.level === level && x.format === f);
+            return b ? `${b.bias >= 0 ? '+' : ''}${(b.bias * 100).toFixed(1)}%` : '';
+          }),
+        ]);
       }
     }
     out.push(bias.toString());
@@ -82,7 +105,23 @@ const COMPACT = { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' };
 
 /** 93 datasets read better as aligned text under a title line than boxed. */
 const BORDERLESS = Object.fromEntries(
-  ['top', 'top-mid', 'top-left', 'top-right', 'bottom', 'bottom-mid', 'bottom-left', 'bottom-right', 'left', 'left-mid', 'mid', 'mid-mid', 'right', 'right-mid', 'middle'].map((k) => [k, '']),
+  [
+    'top',
+    'top-mid',
+    'top-left',
+    'top-right',
+    'bottom',
+    'bottom-mid',
+    'bottom-left',
+    'bottom-right',
+    'left',
+    'left-mid',
+    'mid',
+    'mid-mid',
+    'right',
+    'right-mid',
+    'middle',
+  ].map((k) => [k, '']),
 );
 
 function clip(text: string, max: number): string {
@@ -90,7 +129,10 @@ function clip(text: string, max: number): string {
 }
 
 export function header(result: BenchmarkResult): string {
-  const src = result.source.kind === 'corpus' ? corpusName(result.source.corpus) : `live ${result.source.provider ?? ''} ${result.source.target ?? ''}`;
+  const src =
+    result.source.kind === 'corpus'
+      ? corpusName(result.source.corpus)
+      : `live ${result.source.provider ?? ''} ${result.source.target ?? ''}`;
   const tks = result.tokenizers.map((t) => `${t.name} (${t.implementation})`).join('; ');
   return [
     `devboy benchmark: ${src.trim()}, ${result.datasets.length} datasets, ${result.rows.length} rows`,
@@ -104,7 +146,8 @@ function corpusName(corpus: string | undefined): string {
 }
 
 export function lossyText(result: BenchmarkResult): string {
-  if (result.lossy.length === 0) return 'Lossless: every format round-tripped every row (decode(encode(x)) equals x, values and key order).';
+  if (result.lossy.length === 0)
+    return 'Lossless: every format round-tripped every row (decode(encode(x)) equals x, values and key order).';
   const lines = [`Not lossless: ${result.lossy.length} dataset/level/format cells (all other rows round-tripped):`];
   for (const l of result.lossy) lines.push(`  ${l.provider} ${l.project} ${l.dataset} ${l.level} ${l.format}: ${l.reason}`);
   return lines.join('\n');

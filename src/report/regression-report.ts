@@ -21,7 +21,13 @@ export function regressionText(r: RegressionReport): string {
 }
 
 export function regressionMarkdown(r: RegressionReport): string {
-  const out = ['### Regression gate', '', r.passed ? `✅ Passed against \`${r.baseline}\`: ${r.compared} rows compared (tolerance ${pctOf(r.max_regression)}).` : `❌ **Failed** against \`${r.baseline}\`: ${r.regressions.length} regressions (tolerance ${pctOf(r.max_regression)}).`];
+  const out = [
+    '### Regression gate',
+    '',
+    r.passed
+      ? `✅ Passed against \`${r.baseline}\`: ${r.compared} rows compared (tolerance ${pctOf(r.max_regression)}).`
+      : `❌ **Failed** against \`${r.baseline}\`: ${r.regressions.length} regressions (tolerance ${pctOf(r.max_regression)}).`,
+  ];
   if (r.regressions.length) {
     out.push('', '| kind | row | detail |', '| --- | --- | --- |');
     for (const g of r.regressions) out.push(`| ${g.kind} | ${g.row.replace(/\|/g, '\\|')} | ${g.detail.replace(/\|/g, '\\|')} |`);

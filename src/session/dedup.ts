@@ -5,10 +5,7 @@ import type { DedupOptions, SessionCall } from './types.js';
 /** Why a body is sent without an id: it will never be referred to. */
 export type PlainReason = 'error' | 'small' | 'id-collision';
 
-export type DedupDecision =
-  | { kind: 'ref'; id: string }
-  | { kind: 'first'; id: string }
-  | { kind: 'plain'; reason: PlainReason };
+export type DedupDecision = { kind: 'ref'; id: string } | { kind: 'first'; id: string } | { kind: 'plain'; reason: PlainReason };
 
 /**
  * L0 dedup state for one agent session: which bodies the model has seen, under which id.
@@ -24,7 +21,8 @@ export class DedupIndex {
   private readonly shown = new Map<string, string>();
 
   constructor(private readonly options: DedupOptions) {
-    if (!Number.isInteger(options.minBytes) || options.minBytes < 0) throw new RangeError(`minBytes must be a non-negative integer, got ${options.minBytes}`);
+    if (!Number.isInteger(options.minBytes) || options.minBytes < 0)
+      throw new RangeError(`minBytes must be a non-negative integer, got ${options.minBytes}`);
     this.recent = new Lru(options.lruSize);
   }
 

@@ -51,7 +51,12 @@ interface Stream {
  * L0 + encoder replay sent for it (`fallbackTokens`). Each wire is applied by the reference decoder and
  * checked against the real output: deltas are row *sets*, so row order can come back different.
  */
-export function replayGcfDelta(entries: readonly SessionEntry[], fallbackTokens: readonly number[], tokenizer: Tokenizer, baselineTokens: number): DeltaReport {
+export function replayGcfDelta(
+  entries: readonly SessionEntry[],
+  fallbackTokens: readonly number[],
+  tokenizer: Tokenizer,
+  baselineTokens: number,
+): DeltaReport {
   let streams = new Map<string, Stream>();
   const perCall: DeltaCall[] = [];
   let i = 0;
@@ -120,7 +125,8 @@ function apply(base: GenericSet, wire: string, isFull: boolean): GenericSet {
 
 function compare(got: Array<Record<string, unknown>>, want: JsonObject[], key: string): DeltaCall['rebuilt'] {
   if (jsonEqual(got, want)) return 'same-list';
-  const byKey = (rows: Array<Record<string, unknown>>) => [...rows].sort((a, b) => (canonicalBody(a[key] as JsonValue) < canonicalBody(b[key] as JsonValue) ? -1 : 1));
+  const byKey = (rows: Array<Record<string, unknown>>) =>
+    [...rows].sort((a, b) => (canonicalBody(a[key] as JsonValue) < canonicalBody(b[key] as JsonValue) ? -1 : 1));
   return jsonEqual(byKey(got), byKey(want)) ? 'same-set-other-order' : 'different';
 }
 

@@ -36,7 +36,12 @@ export function importClaudeCode(text: string, file?: string): SessionEntry[] {
   return entries;
 }
 
-function toCall(use: { name: string; input?: JsonObject } | undefined, content: JsonValue | undefined, isError: boolean, line: number): SessionEntry {
+function toCall(
+  use: { name: string; input?: JsonObject } | undefined,
+  content: JsonValue | undefined,
+  isError: boolean,
+  line: number,
+): SessionEntry {
   return {
     kind: 'call',
     // A result whose tool_use is not in the file (the transcript was cut) still cost tokens.

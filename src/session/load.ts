@@ -17,7 +17,11 @@ export interface LoadedSession {
 }
 
 /** Read a session file (or "-" for standard input) in devboy's format or an imported transcript format. */
-export async function readSessionFile(source: string, kind: SessionKind | 'auto' = 'auto', stdin?: NodeJS.ReadableStream): Promise<LoadedSession> {
+export async function readSessionFile(
+  source: string,
+  kind: SessionKind | 'auto' = 'auto',
+  stdin?: NodeJS.ReadableStream,
+): Promise<LoadedSession> {
   const input = await readInput(source, stdin);
   return { ...parseSession(input.text, kind, input.name), name: input.name };
 }
@@ -26,7 +30,8 @@ export function parseSession(text: string, kind: SessionKind | 'auto', file?: st
   const resolved = kind === 'auto' ? detectSessionKind(text, file) : assertSessionKind(kind);
   const entries = parseAs(resolved, text, file);
   // A transcript read as the wrong kind yields nothing; a report of zero calls would hide that.
-  if (!entries.some((e) => e.kind === 'call')) throw new DataError(`no tool calls found (read as ${resolved})`, file !== undefined ? { file } : undefined);
+  if (!entries.some((e) => e.kind === 'call'))
+    throw new DataError(`no tool calls found (read as ${resolved})`, file !== undefined ? { file } : undefined);
   return { kind: resolved, entries };
 }
 
@@ -42,7 +47,8 @@ function parseAs(kind: SessionKind, text: string, file?: string): SessionEntry[]
 }
 
 export function assertSessionKind(name: string): SessionKind {
-  if (!(SESSION_KINDS as readonly string[]).includes(name)) throw new UsageError(`unknown session format '${name}' (expected one of: ${SESSION_KINDS.join(', ')})`);
+  if (!(SESSION_KINDS as readonly string[]).includes(name))
+    throw new UsageError(`unknown session format '${name}' (expected one of: ${SESSION_KINDS.join(', ')})`);
   return name as SessionKind;
 }
 
@@ -55,7 +61,10 @@ export function detectSessionKind(text: string, file?: string): SessionKind {
     const kind = kindOf(r);
     if (kind) return kind;
   }
-  throw new DataError('cannot tell the session format (devboy JSONL, claude-code or openai-chat); pass --import', { ...(file !== undefined ? { file } : {}), line: 1 });
+  throw new DataError('cannot tell the session format (devboy JSONL, claude-code or openai-chat); pass --import', {
+    ...(file !== undefined ? { file } : {}),
+    line: 1,
+  });
 }
 
 function kindOf(record: JsonValue): SessionKind | undefined {

@@ -18,7 +18,8 @@ export function parseNativeSession(text: string, file?: string): SessionEntry[] 
     if (!isJsonObject(value)) fail('session entry must be a JSON object');
     const entry = value as JsonObject;
     if ('boundary' in entry) {
-      if (typeof entry.boundary !== 'string' || entry.boundary === '') fail('"boundary" must be a non-empty string, e.g. "compaction"', 'boundary');
+      if (typeof entry.boundary !== 'string' || entry.boundary === '')
+        fail('"boundary" must be a non-empty string, e.g. "compaction"', 'boundary');
       entries.push({ kind: 'boundary', reason: entry.boundary as string, line });
       return;
     }
@@ -39,7 +40,11 @@ export function parseNativeSession(text: string, file?: string): SessionEntry[] 
 }
 
 /** Call `visit` with each non-blank line parsed as JSON; a bad line fails with file:line:col. */
-export function forEachJsonLine(text: string, file: string | undefined, visit: (value: JsonValue, line: number, raw: string) => void): void {
+export function forEachJsonLine(
+  text: string,
+  file: string | undefined,
+  visit: (value: JsonValue, line: number, raw: string) => void,
+): void {
   const lines = text.split('\n');
   for (let i = 0; i < lines.length; i++) {
     const raw = lines[i]!.replace(/\r$/, '');

@@ -147,7 +147,13 @@ export async function replaySession(entries: readonly SessionEntry[], options: R
     measured_savings_pct: savings.measured,
     per_call: perCall,
   };
-  if (options.gcfDelta) report.gcf_delta = replayGcfDelta(entries, perCall.map((c) => c.tokens), tokenizer, totals.baseline);
+  if (options.gcfDelta)
+    report.gcf_delta = replayGcfDelta(
+      entries,
+      perCall.map((c) => c.tokens),
+      tokenizer,
+      totals.baseline,
+    );
   return report;
 }
 

@@ -3,10 +3,21 @@ import type { CallReport, SessionReport } from './replay.js';
 /** The human-readable report: every token figure names its tokenizer, every saving its baseline. */
 export function formatSessionReport(r: SessionReport, source: { name: string; kind: string }): string {
   const tk = r.estimate ? `${r.tokenizer} tokens, an estimate` : `${r.tokenizer} tokens`;
-  const rows = r.per_call.map((c, i) => [String(i + 1), c.line === null ? '-' : String(c.line), clip(c.tool, 28), outcome(c), group(c.tokens), group(c.baseline_tokens)]);
+  const rows = r.per_call.map((c, i) => [
+    String(i + 1),
+    c.line === null ? '-' : String(c.line),
+    clip(c.tool, 28),
+    outcome(c),
+    group(c.tokens),
+    group(c.baseline_tokens),
+  ]);
   const head = ['#', 'line', 'tool', 'sent as', `tokens`, `baseline`];
   const widths = head.map((h, col) => Math.max(h.length, ...rows.map((row) => row[col]!.length)));
-  const align = (row: string[]) => row.map((cell, col) => (col >= 4 ? cell.padStart(widths[col]!) : cell.padEnd(widths[col]!))).join('  ').trimEnd();
+  const align = (row: string[]) =>
+    row
+      .map((cell, col) => (col >= 4 ? cell.padStart(widths[col]!) : cell.padEnd(widths[col]!)))
+      .join('  ')
+      .trimEnd();
   const sentInFull = r.calls - r.hits;
   const lines = [
     `session ${source.name} (${source.kind}): ${r.calls} calls, ${r.boundaries} boundar${r.boundaries === 1 ? 'y' : 'ies'}; format ${r.format}; ${tk}; baseline ${r.baseline}`,
@@ -30,7 +41,9 @@ export function formatSessionReport(r: SessionReport, source: { name: string; ki
 
 function deltaLines(r: SessionReport, tk: string): string[] {
   const d = r.gcf_delta!;
-  const skipped = Object.entries(d.skipped).map(([why, n]) => `${n} ${why}`).join(', ');
+  const skipped = Object.entries(d.skipped)
+    .map(([why, n]) => `${n} ${why}`)
+    .join(', ');
   return [
     `side by side: ${d.method}`,
     `  ${d.wire_calls} call${d.wire_calls === 1 ? '' : 's'} sent as delta wires${skipped ? `; the rest as above (${skipped})` : ''}`,

@@ -23,7 +23,10 @@ export function contentText(content: JsonValue | undefined): string {
   if (typeof content === 'string') return content;
   if (!Array.isArray(content)) return '';
   return content
-    .filter((b): b is { type: string; text: string } => typeof b === 'object' && b !== null && !Array.isArray(b) && b.type === 'text' && typeof b.text === 'string')
+    .filter(
+      (b): b is { type: string; text: string } =>
+        typeof b === 'object' && b !== null && !Array.isArray(b) && b.type === 'text' && typeof b.text === 'string',
+    )
     .map((b) => b.text)
     .join('\n');
 }

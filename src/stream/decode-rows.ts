@@ -14,7 +14,8 @@ export function rowsFromGcfStream(text: string): JsonObject[] {
   const rows: JsonObject[] = [];
   names.forEach((name, i) => {
     const section = doc[name];
-    if (name !== sectionName(i) || !Array.isArray(section)) throw new DataError(`not a devboy GCF row stream: section ${JSON.stringify(name)} where ${sectionName(i)} was expected`);
+    if (name !== sectionName(i) || !Array.isArray(section))
+      throw new DataError(`not a devboy GCF row stream: section ${JSON.stringify(name)} where ${sectionName(i)} was expected`);
     for (const row of section) {
       if (!isJsonObject(row)) throw new DataError(`not a devboy GCF row stream: ${name} holds a non-object`);
       rows.push(row);

@@ -57,9 +57,14 @@ export class GcfRowWriter {
   }
 
   private startSection(keys: string[], where: Location): void {
-    if (keys.length === 0) throw new DataError('an empty object cannot be a GCF streaming row (it would be a blank line, which decoders skip)', where);
+    if (keys.length === 0)
+      throw new DataError('an empty object cannot be a GCF streaming row (it would be a blank line, which decoders skip)', where);
     const bad = keys.find((k) => k.includes('>'));
-    if (bad !== undefined) throw new DataError(`key ${JSON.stringify(bad)} contains '>', which GCF reads as a nested path; GCF streaming cannot write it`, where);
+    if (bad !== undefined)
+      throw new DataError(
+        `key ${JSON.stringify(bad)} contains '>', which GCF reads as a nested path; GCF streaming cannot write it`,
+        where,
+      );
     this.encoder.beginArray(sectionName(this.sections++), keys);
     this.keys = keys;
   }

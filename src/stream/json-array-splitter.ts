@@ -90,7 +90,10 @@ export class JsonArraySplitter {
 
   /** The input ended: it must have closed the array. */
   end(): void {
-    if (this.state !== 'done') this.fail(this.state === 'before-array' ? 'empty input (expected a JSON array of rows)' : 'unexpected end of input (the array is not closed)');
+    if (this.state !== 'done')
+      this.fail(
+        this.state === 'before-array' ? 'empty input (expected a JSON array of rows)' : 'unexpected end of input (the array is not closed)',
+      );
   }
 
   private finish(out: ElementText[], tail: string): void {

@@ -8,9 +8,7 @@ const AS_TEXT = { disallowedSpecial: new Set<string>() };
 /** A real BPE tokenizer from gpt-tokenizer. Each encoding's rank table loads only on first use. */
 export async function loadBpe(name: BpeName): Promise<Tokenizer> {
   const mod =
-    name === 'o200k_base'
-      ? await import('gpt-tokenizer/encoding/o200k_base')
-      : await import('gpt-tokenizer/encoding/cl100k_base');
+    name === 'o200k_base' ? await import('gpt-tokenizer/encoding/o200k_base') : await import('gpt-tokenizer/encoding/cl100k_base');
   const countTokens = mod.countTokens as (text: string, options?: object) => number;
   return {
     name,

@@ -51,7 +51,8 @@ function issueAt(i: Issue, level: 'standard' | 'minimal'): JsonObject {
 }
 
 function mergeRequestAt(m: MergeRequest, level: 'standard' | 'minimal'): JsonObject {
-  if (level === 'minimal') return { key: m.key, title: m.title, state: m.state, source_branch: m.source_branch, target_branch: m.target_branch };
+  if (level === 'minimal')
+    return { key: m.key, title: m.title, state: m.state, source_branch: m.source_branch, target_branch: m.target_branch };
   return compact({
     key: m.key,
     title: m.title,
@@ -110,7 +111,11 @@ const EXCERPT_CHARS = 100;
 
 /** The first non-empty line of a text, cut at EXCERPT_CHARS with a visible ellipsis. */
 export function excerpt(text: string): string {
-  const first = text.split('\n').find((l) => l.trim() !== '')?.trim() ?? '';
+  const first =
+    text
+      .split('\n')
+      .find((l) => l.trim() !== '')
+      ?.trim() ?? '';
   return first.length > EXCERPT_CHARS ? `${first.slice(0, EXCERPT_CHARS - 1)}…` : first;
 }
 

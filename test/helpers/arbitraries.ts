@@ -11,7 +11,24 @@ const scalar: fc.Arbitrary<JsonValue> = fc.oneof(
   fc.double({ noNaN: true, noDefaultInfinity: true }),
   fc.string({ unit: 'grapheme' }),
   fc.string({ unit: 'binary' }),
-  fc.constantFrom('', ' ', 'a / b', 'x[1]: y', '[2]{a,b}: 1,2', '"', '\\', '\n', '#', '- item', 'true', 'null', '42', '-0', '1e5', ' padded '),
+  fc.constantFrom(
+    '',
+    ' ',
+    'a / b',
+    'x[1]: y',
+    '[2]{a,b}: 1,2',
+    '"',
+    '\\',
+    '\n',
+    '#',
+    '- item',
+    'true',
+    'null',
+    '42',
+    '-0',
+    '1e5',
+    ' padded ',
+  ),
 );
 
 /**
@@ -27,14 +44,12 @@ export function jsonValueLike(key: fc.Arbitrary<string>): fc.Arbitrary<JsonValue
       fc.dictionary(key, tie('value'), { maxKeys: 5 }) as fc.Arbitrary<JsonValue>,
       tie('table'),
     ),
-    table: fc
-      .uniqueArray(key, { minLength: 1, maxLength: 4 })
-      .chain((keys) =>
-        fc.array(
-          fc.tuple(...keys.map(() => fc.oneof(scalar, tie('value')))).map((vals) => objectOf(keys, vals)),
-          { minLength: 1, maxLength: 4 },
-        ),
+    table: fc.uniqueArray(key, { minLength: 1, maxLength: 4 }).chain((keys) =>
+      fc.array(
+        fc.tuple(...keys.map(() => fc.oneof(scalar, tie('value')))).map((vals) => objectOf(keys, vals)),
+        { minLength: 1, maxLength: 4 },
       ),
+    ),
   }));
   return value;
 }

@@ -54,7 +54,12 @@ export async function startFakeApi(route: Route, options: FakeApiOptions): Promi
     req.resume();
     const send = (status: number, headers: Record<string, string>, body: unknown) => {
       const text = JSON.stringify(body);
-      res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...LIVE_HEADERS, ...headers, 'content-length': Buffer.byteLength(text) });
+      res.writeHead(status, {
+        'content-type': 'application/json; charset=utf-8',
+        ...LIVE_HEADERS,
+        ...headers,
+        'content-length': Buffer.byteLength(text),
+      });
       res.end(text);
     };
     if (!options.authorize(req.headers)) return send(401, {}, { message: 'Bad credentials' });

@@ -17,7 +17,9 @@ export async function startGithubLive(failures: Record<string, number> = {}): Pr
     ...(await recordedList('github/betamaxpy__betamax/003_GET_repos_betamaxpy_betamax_issues_state_all_per_page_100.json')),
     ...(await recordedList('github/betamaxpy__betamax/004_GET_repositories_11439734_issues_state_all_per_page_100_page_2.json')),
   ];
-  const pulls = await recordedList('github/sigmavirus24__github3.py/016_GET_repos_sigmavirus24_github3_py_pulls_sort_created_direction_desc_per_page_100.json');
+  const pulls = await recordedList(
+    'github/sigmavirus24__github3.py/016_GET_repos_sigmavirus24_github3_py_pulls_sort_created_direction_desc_per_page_100.json',
+  );
   const files = [
     await recordedList('github/rust-lang__triagebot/000_GET_repos_rust_lang_triagebot_pulls_2487_files_per_page_100.json'),
     await recordedList('github/rust-lang__triagebot/001_GET_repos_rust_lang_triagebot_pulls_2486_files_per_page_100.json'),
@@ -37,7 +39,8 @@ export async function startGithubLive(failures: Record<string, number> = {}): Pr
     let m: RegExpExecArray | null;
     if (req.path === '/repos/acme/widgets/issues') return paged(req, issues);
     if (req.path === '/repos/acme/widgets/pulls') return paged(req, pulls);
-    if ((m = /^\/repos\/acme\/widgets\/pulls\/(\d+)\/files$/.exec(req.path))) return paged(req, files[prNumbers.indexOf(Number(m[1])) % files.length] ?? []);
+    if ((m = /^\/repos\/acme\/widgets\/pulls\/(\d+)\/files$/.exec(req.path)))
+      return paged(req, files[prNumbers.indexOf(Number(m[1])) % files.length] ?? []);
     if (/^\/repos\/acme\/widgets\/issues\/\d+\/comments$/.test(req.path)) return paged(req, comments);
     if (/^\/repos\/acme\/widgets\/pulls\/\d+\/comments$/.test(req.path)) return paged(req, reviewComments);
     return undefined;
@@ -46,15 +49,29 @@ export async function startGithubLive(failures: Record<string, number> = {}): Pr
 }
 
 export async function startGitlabLive(failures: Record<string, number> = {}): Promise<FakeApi> {
-  const issues = await recordedList('gitlab/gitlab-org__gitlab-foss/016_GET_api_v4_projects_gitlab_org_2Fgitlab_foss_issues_labels_Release_milestone_8_5_search_8_5_20Regression.json');
+  const issues = await recordedList(
+    'gitlab/gitlab-org__gitlab-foss/016_GET_api_v4_projects_gitlab_org_2Fgitlab_foss_issues_labels_Release_milestone_8_5_search_8_5_20Regression.json',
+  );
   const mrs = [
-    ...(await recordedList('gitlab/gitlab-org__gitlab-foss/002_GET_api_v4_projects_gitlab_org_2Fgitlab_foss_merge_requests_labels_Delivery_state_opened.json')),
-    (await recordedBody('gitlab/dev.gitlab.org__gitlab__gitlabhq/001_GET_api_v4_projects_gitlab_2Fgitlabhq_merge_requests_2388.json')) as JsonObject,
-    (await recordedBody('gitlab/dev.gitlab.org__gitlab__gitlabhq/003_GET_api_v4_projects_gitlab_2Fgitlabhq_merge_requests_2387.json')) as JsonObject,
+    ...(await recordedList(
+      'gitlab/gitlab-org__gitlab-foss/002_GET_api_v4_projects_gitlab_org_2Fgitlab_foss_merge_requests_labels_Delivery_state_opened.json',
+    )),
+    (await recordedBody(
+      'gitlab/dev.gitlab.org__gitlab__gitlabhq/001_GET_api_v4_projects_gitlab_2Fgitlabhq_merge_requests_2388.json',
+    )) as JsonObject,
+    (await recordedBody(
+      'gitlab/dev.gitlab.org__gitlab__gitlabhq/003_GET_api_v4_projects_gitlab_2Fgitlabhq_merge_requests_2387.json',
+    )) as JsonObject,
   ];
-  const diffs = await recordedList('gitlab/rust-lang__triagebot__as-gitlab/004_GET_api_v4_projects_rust_lang_2Ftriagebot_merge_requests_2469_diffs.json');
-  const notes = await recordedList('gitlab/gitlab-org__gitlab-foss/008_GET_api_v4_projects_gitlab_org_2Fgitlab_foss_merge_requests_27117_notes.json');
-  const discussions = await recordedList('gitlab/gitlab-org__gitlab-foss/006_GET_api_v4_projects_gitlab_org_2Fgitlab_foss_merge_requests_27117_discussions.json');
+  const diffs = await recordedList(
+    'gitlab/rust-lang__triagebot__as-gitlab/004_GET_api_v4_projects_rust_lang_2Ftriagebot_merge_requests_2469_diffs.json',
+  );
+  const notes = await recordedList(
+    'gitlab/gitlab-org__gitlab-foss/008_GET_api_v4_projects_gitlab_org_2Fgitlab_foss_merge_requests_27117_notes.json',
+  );
+  const discussions = await recordedList(
+    'gitlab/gitlab-org__gitlab-foss/006_GET_api_v4_projects_gitlab_org_2Fgitlab_foss_merge_requests_27117_discussions.json',
+  );
   const paged = (req: FakeRequest, items: readonly JsonObject[]) => {
     const perPage = Math.min(int(req.query.get('per_page'), 20), 100);
     const page = int(req.query.get('page'), 1);
@@ -87,19 +104,27 @@ export async function startGitlabLive(failures: Record<string, number> = {}): Pr
 export async function startJiraLive(failures: Record<string, number> = {}): Promise<FakeApi> {
   const issues: JsonObject[] = [];
   for (const start of ['0', '50', '100']) {
-    issues.push(...(await recordedList(`jira/ALOY/00${start === '0' ? 0 : start === '50' ? 2 : 1}_GET_rest_api_2_search_jql_project_3DALOY_20ORDER_20BY_20key_20ASC_startAt_${start}_maxResults_50.json`, 'issues')));
+    issues.push(
+      ...(await recordedList(
+        `jira/ALOY/00${start === '0' ? 0 : start === '50' ? 2 : 1}_GET_rest_api_2_search_jql_project_3DALOY_20ORDER_20BY_20key_20ASC_startAt_${start}_maxResults_50.json`,
+        'issues',
+      )),
+    );
   }
   const basic = `Basic ${Buffer.from(`${JIRA_EMAIL}:${JIRA_TOKEN}`).toString('base64')}`;
   const route: Route = (req) => {
     const startAt = int(req.query.get('startAt'), 0);
     const maxResults = Math.min(int(req.query.get('maxResults'), 50), 50);
     if (req.path === '/rest/api/2/search') {
-      return { body: { expand: 'schema,names', startAt, maxResults, total: issues.length, issues: issues.slice(startAt, startAt + maxResults) } };
+      return {
+        body: { expand: 'schema,names', startAt, maxResults, total: issues.length, issues: issues.slice(startAt, startAt + maxResults) },
+      };
     }
     const m = /^\/rest\/api\/2\/issue\/([A-Z]+-\d+)\/comment$/.exec(req.path);
     if (m) {
       const issue = issues.find((i) => i['key'] === m[1]);
-      const all = ((issue?.['fields'] as JsonObject | undefined)?.['comment'] as JsonObject | undefined)?.['comments'] as JsonObject[] | undefined;
+      const all = ((issue?.['fields'] as JsonObject | undefined)?.['comment'] as JsonObject | undefined)?.['comments'] as
+        JsonObject[] | undefined;
       if (!issue || !all) return undefined;
       return { body: { startAt, maxResults, total: all.length, comments: all.slice(startAt, startAt + maxResults) } };
     }

@@ -62,7 +62,9 @@ export function hierarchicalWfq(tree: FlatTree, budget: number): Selection | und
 
 /** Weighted max-min fair split of `share` among `kids` by subtree value, capped at each subtree's weight. */
 function fairShares(kids: number[], share: number, subValue: Float64Array, subWeight: Float64Array): number[] {
-  const order = kids.map((_, k) => k).sort((a, b) => subWeight[kids[a]!]! / subValue[kids[a]!]! - subWeight[kids[b]!]! / subValue[kids[b]!]! || a - b);
+  const order = kids
+    .map((_, k) => k)
+    .sort((a, b) => subWeight[kids[a]!]! / subValue[kids[a]!]! - subWeight[kids[b]!]! / subValue[kids[b]!]! || a - b);
   const out = new Array<number>(kids.length).fill(0);
   let rest = share;
   let valueLeft = kids.reduce((s, c) => s + subValue[c]!, 0);

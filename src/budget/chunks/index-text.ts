@@ -52,7 +52,9 @@ export function chunkIndexText(chunks: readonly ChunkRange[], current: number, s
   } else if (form !== 'elided') {
     for (let k = 0; k < chunks.length; k++) lines.push(entry(k));
   } else {
-    const shown = [...new Set([0, current - 1, current, current + 1, chunks.length - 1])].filter((k) => k >= 0 && k < chunks.length).sort((a, b) => a - b);
+    const shown = [...new Set([0, current - 1, current, current + 1, chunks.length - 1])]
+      .filter((k) => k >= 0 && k < chunks.length)
+      .sort((a, b) => a - b);
     let next = 0;
     for (const k of shown) {
       if (k > next) lines.push(gap(chunks, next, k - 1));

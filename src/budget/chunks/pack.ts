@@ -54,7 +54,8 @@ export function packChunks(req: PackRequest): Packed {
   // A response that is not chunked may still carry a line of its own (devboy format's trim note).
   const soloIndex = req.index(single, 0, 'detailed');
   const whole = soloIndex === '' ? (req.wholeTokens ?? req.tokens(req.render(0, n))) : req.tokens(withIndex(req.render(0, n), soloIndex));
-  if (whole <= req.budget || n <= 1) return { chunks: single, oversized: n === 1 && whole > req.budget ? [{ item: 0, tokens: whole }] : [] };
+  if (whole <= req.budget || n <= 1)
+    return { chunks: single, oversized: n === 1 && whole > req.budget ? [{ item: 0, tokens: whole }] : [] };
 
   const totalSize = req.sizes.reduce((s, x) => s + Math.max(1, x), 0);
   const share = req.indexShare ?? INDEX_SHARE;
@@ -83,7 +84,7 @@ export function packChunks(req: PackRequest): Packed {
       reserve = indexTokens(req, guess, INDEX_FORMS[formIndex]!);
       continue;
     }
-    const packed = fill(req, Math.max(1, cap), (whole / totalSize), content);
+    const packed = fill(req, Math.max(1, cap), whole / totalSize, content);
     last = { ...packed, form };
     const cost = indexTokens(req, packed.chunks, form);
     if (formIndex < INDEX_FORMS.length - 1 && (cost > share * req.budget || (req.mustFit && packed.oversized.length > 0))) {
@@ -102,7 +103,12 @@ export function packChunks(req: PackRequest): Packed {
 }
 
 /** Greedy fill of consecutive chunks whose content is at most `cap` tokens, one count per chunk when the guess holds. */
-function fill(req: PackRequest, cap: number, tokensPerSize: number, content: (from: number, to: number) => { text: string; tokens: number }): Omit<Packed, 'form'> {
+function fill(
+  req: PackRequest,
+  cap: number,
+  tokensPerSize: number,
+  content: (from: number, to: number) => { text: string; tokens: number },
+): Omit<Packed, 'form'> {
   const n = req.count;
   const est = (i: number) => Math.max(1, req.sizes[i]!) * tokensPerSize;
   const chunks: ChunkRange[] = [];
@@ -144,13 +150,20 @@ function fill(req: PackRequest, cap: number, tokensPerSize: number, content: (fr
 }
 
 /** How far the worst chunk's response is over the budget (0 or less: all fit). Oversized items are not checked. */
-function overshoot(req: PackRequest, packed: Omit<Packed, 'form'>, form: IndexForm, indexCost: number, content: (from: number, to: number) => { text: string; tokens: number }): number {
+function overshoot(
+  req: PackRequest,
+  packed: Omit<Packed, 'form'>,
+  form: IndexForm,
+  indexCost: number,
+  content: (from: number, to: number) => { text: string; tokens: number },
+): number {
   const oversized = new Set(packed.oversized.map((o) => o.item));
   let over = Number.NEGATIVE_INFINITY;
   packed.chunks.forEach((c, k) => {
     if (c.limit === 1 && oversized.has(c.offset)) return;
     const body = content(c.offset, c.offset + c.limit);
-    const t = req.check === 'parts' ? body.tokens + indexCost + JOIN_MARGIN : req.tokens(withIndex(body.text, req.index(packed.chunks, k, form)));
+    const t =
+      req.check === 'parts' ? body.tokens + indexCost + JOIN_MARGIN : req.tokens(withIndex(body.text, req.index(packed.chunks, k, form)));
     over = Math.max(over, t - req.budget);
   });
   return over;

@@ -66,7 +66,10 @@ function pathsByDirectory(diffs: readonly FileDiff[]): string {
 function authorsAndDates(comments: readonly Comment[]): string {
   const authors = [...new Set(comments.map((c) => c.author?.username).filter((a): a is string => a !== undefined))];
   const who = authors.length === 0 ? '' : `by ${authors.slice(0, 3).join(', ')}${authors.length > 3 ? ` +${authors.length - 3}` : ''}`;
-  const days = comments.map((c) => c.created_at?.slice(0, 10)).filter((d): d is string => d !== undefined).sort();
+  const days = comments
+    .map((c) => c.created_at?.slice(0, 10))
+    .filter((d): d is string => d !== undefined)
+    .sort();
   const when = days.length === 0 ? '' : days[0] === days.at(-1) ? days[0]! : `${days[0]}…${days.at(-1)}`;
   return [who, when].filter(Boolean).join(', ');
 }
@@ -74,7 +77,9 @@ function authorsAndDates(comments: readonly Comment[]): string {
 function threads(discussions: readonly Discussion[]): string {
   const open = discussions.filter((d) => !d.resolved).length;
   const comments = discussions.reduce((n, d) => n + d.comments.length, 0);
-  const parts = [open > 0 ? `${open} unresolved` : '', open < discussions.length ? `${discussions.length - open} resolved` : ''].filter(Boolean);
+  const parts = [open > 0 ? `${open} unresolved` : '', open < discussions.length ? `${discussions.length - open} resolved` : ''].filter(
+    Boolean,
+  );
   return `${parts.join(', ')}; ${comments} comment${comments === 1 ? '' : 's'}`;
 }
 

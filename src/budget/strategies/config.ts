@@ -39,18 +39,23 @@ export async function parseStrategies(text: string, file: string): Promise<Recor
   try {
     doc = parse(text) as Record<string, unknown>;
   } catch (err) {
-    if (err instanceof TomlError) throw new UsageError(`invalid TOML: ${firstLine(err.message)}`, { file, line: err.line, col: err.column });
+    if (err instanceof TomlError)
+      throw new UsageError(`invalid TOML: ${firstLine(err.message)}`, { file, line: err.line, col: err.column });
     throw err;
   }
   const pipeline = doc['format_pipeline'];
   if (pipeline === undefined) return {};
   const table = isTable(pipeline) ? pipeline['strategies'] : undefined;
   if (table === undefined) return {};
-  if (!isTable(table)) throw new UsageError('[format_pipeline.strategies] must be a table of name = "strategy"', { file, ...lineOf(text, 'strategies') });
+  if (!isTable(table))
+    throw new UsageError('[format_pipeline.strategies] must be a table of name = "strategy"', { file, ...lineOf(text, 'strategies') });
   const out: Record<string, StrategyName> = {};
   for (const [name, value] of Object.entries(table)) {
     if (typeof value !== 'string' || !isStrategyName(value)) {
-      throw new UsageError(`unknown strategy ${JSON.stringify(value)} for "${name}" (expected one of: ${STRATEGY_NAMES.join(', ')})`, { file, ...lineOf(text, name) });
+      throw new UsageError(`unknown strategy ${JSON.stringify(value)} for "${name}" (expected one of: ${STRATEGY_NAMES.join(', ')})`, {
+        file,
+        ...lineOf(text, name),
+      });
     }
     out[name] = value;
   }

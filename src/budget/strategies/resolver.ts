@@ -43,7 +43,8 @@ export function isStrategyName(name: string): name is StrategyName {
 export function resolveStrategy(name: string, overrides: Readonly<Record<string, StrategyName>> = {}): Resolution {
   const lookup = (n: string, prefix: boolean): Resolution | undefined => {
     if (Object.hasOwn(overrides, n)) return { strategy: overrides[n]!, by: prefix ? 'config after prefix' : 'config', name: n };
-    if (Object.hasOwn(BUILTIN_STRATEGIES, n)) return { strategy: BUILTIN_STRATEGIES[n]!, by: prefix ? 'builtin after prefix' : 'builtin', name: n };
+    if (Object.hasOwn(BUILTIN_STRATEGIES, n))
+      return { strategy: BUILTIN_STRATEGIES[n]!, by: prefix ? 'builtin after prefix' : 'builtin', name: n };
     return undefined;
   };
   const direct = lookup(name, false);

@@ -43,12 +43,14 @@ function itemNode(plan: ItemPlan, item: number, shares: (typeof VALUE_SHARES)[Da
     const units = lp.comments.length > 0 || lp.texts.some((t) => t.comment !== undefined) ? commentUnits(lp.object) : 1;
     const unitValue = (v * shares.text) / units;
     let textValueInNodes = 0;
-    const block = (text: number, share: number) => (b: number): TrimNode => ({
-      weight: lp.texts[text]!.blockTokens[b]!,
-      value: share * lp.texts[text]!.blockShares[b]!,
-      ref: { type: 'block', item, level, text, block: b },
-      children: [],
-    });
+    const block =
+      (text: number, share: number) =>
+      (b: number): TrimNode => ({
+        weight: lp.texts[text]!.blockTokens[b]!,
+        value: share * lp.texts[text]!.blockShares[b]!,
+        ref: { type: 'block', item, level, text, block: b },
+        children: [],
+      });
     // A prefix-only text is a chain: block k+1 hangs under block k.
     const blocks = (text: number, share: number): TrimNode[] => {
       const nodes = lp.texts[text]!.blocks.map((_, b) => block(text, share)(b));

@@ -56,13 +56,28 @@ const UPGRADE_LEVELS = ['standard', 'full'] as const;
  * that can be cut and what each piece costs in tokens. Costs are estimates (an item alone, a text
  * piece alone); the budget loop checks the real count of what it renders.
  */
-export function planItem(kind: DatasetKind, item: ModelItem, index: number, value: number, strategy: Strategy, tokens: ValueTokens, textTokens: TextTokens): ItemPlan {
+export function planItem(
+  kind: DatasetKind,
+  item: ModelItem,
+  index: number,
+  value: number,
+  strategy: Strategy,
+  tokens: ValueTokens,
+  textTokens: TextTokens,
+): ItemPlan {
   const minimal = itemAtLevel(kind, item, 'minimal');
   const levels = UPGRADE_LEVELS.map((level) => planLevel(kind, itemAtLevel(kind, item, level), level, strategy, tokens, textTokens));
   return { index, value, minimal, minimalTokens: tokens(minimal), levels };
 }
 
-function planLevel(kind: DatasetKind, object: JsonObject, level: 'standard' | 'full', strategy: Strategy, tokens: ValueTokens, textTokens: TextTokens): LevelPlan {
+function planLevel(
+  kind: DatasetKind,
+  object: JsonObject,
+  level: 'standard' | 'full',
+  strategy: Strategy,
+  tokens: ValueTokens,
+  textTokens: TextTokens,
+): LevelPlan {
   const texts: CutText[] = [];
   const comments: OptionalComment[] = [];
   const cuttable = (path: (string | number)[], text: unknown, comment?: number) => {
@@ -94,7 +109,13 @@ function planLevel(kind: DatasetKind, object: JsonObject, level: 'standard' | 'f
     const field = kind === 'diffs' ? 'diff' : kind === 'comments' ? 'body' : 'description';
     cuttable([field], object[field]);
   }
-  const base = applyCuts(object, texts, comments, () => false, () => false);
+  const base = applyCuts(
+    object,
+    texts,
+    comments,
+    () => false,
+    () => false,
+  );
   return { level, object, texts, comments, baseTokens: tokens(base) };
 }
 
@@ -110,7 +131,13 @@ export function applyCuts(
   commentKept: (comment: number) => boolean,
 ): JsonObject {
   const out = structuredClone(object);
-  texts.forEach((t, ti) => setAt(out, t.path, renderText(t, (b) => blockKept(ti, b))));
+  texts.forEach((t, ti) =>
+    setAt(
+      out,
+      t.path,
+      renderText(t, (b) => blockKept(ti, b)),
+    ),
+  );
   if (comments.length > 0 && Array.isArray(out['comments'])) {
     const dropped = new Set(comments.filter((c) => !commentKept(c.index)).map((c) => c.index));
     const list: JsonValue[] = [];
@@ -131,7 +158,11 @@ export function applyCuts(
 }
 
 function renderText(t: CutText, kept: (block: number) => boolean): string {
-  return renderCut(t.lines, t.blocks, t.blocks.map((_, k) => kept(k)));
+  return renderCut(
+    t.lines,
+    t.blocks,
+    t.blocks.map((_, k) => kept(k)),
+  );
 }
 
 function setAt(root: JsonObject, path: (string | number)[], value: string): void {

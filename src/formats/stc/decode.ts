@@ -135,7 +135,10 @@ class Parser extends Scanner {
     }
     const digits = text.slice(open + 1, i);
     if (digits.charCodeAt(0) === 0x30) {
-      this.fail(digits.length === 1 ? 'count must be at least 1 (an empty array is written [])' : 'count must not have leading zeros', open + 1);
+      this.fail(
+        digits.length === 1 ? 'count must be at least 1 (an empty array is written [])' : 'count must not have leading zeros',
+        open + 1,
+      );
     }
     const n = Number(digits);
     if (n > Number.MAX_SAFE_INTEGER) this.fail(`count ${digits} is too large`, open + 1);
@@ -157,7 +160,10 @@ class Parser extends Scanner {
         this.ws();
       }
       const v = this.scalar();
-      if (v === NOT_SCALAR) this.fail(`expected a scalar (string, number, true, false or null) as element ${i + 1} of ${n} of the scalar array, found ${this.found()}`);
+      if (v === NOT_SCALAR)
+        this.fail(
+          `expected a scalar (string, number, true, false or null) as element ${i + 1} of ${n} of the scalar array, found ${this.found()}`,
+        );
       items.push(v);
     }
     return items;
@@ -188,14 +194,18 @@ class Parser extends Scanner {
         if (j > 0) {
           this.ws();
           if (this.peek() !== COMMA) {
-            this.fail(`expected ',' before cell ${j + 1} of ${k} (${JSON.stringify(field)}) in row ${r + 1} of the table, found ${this.found()}`);
+            this.fail(
+              `expected ',' before cell ${j + 1} of ${k} (${JSON.stringify(field)}) in row ${r + 1} of the table, found ${this.found()}`,
+            );
           }
           this.pos++;
           this.ws();
         }
         const v = this.scalar();
         if (v === NOT_SCALAR) {
-          this.fail(`expected a scalar as cell ${j + 1} of ${k} (${JSON.stringify(field)}) in row ${r + 1} of the table, found ${this.found()}`);
+          this.fail(
+            `expected a scalar as cell ${j + 1} of ${k} (${JSON.stringify(field)}) in row ${r + 1} of the table, found ${this.found()}`,
+          );
         }
         setMember(row, field, v);
       }

@@ -9,7 +9,13 @@ export function githubUser(value: JsonValue | undefined): User | undefined {
   const u = value && typeof value === 'object' && !Array.isArray(value) ? value : undefined;
   const login = optString(u, 'login');
   if (!u || !login) return undefined;
-  return compact<User>({ id: optString(u, 'id') ?? login, username: login, name: optString(u, 'name'), email: optString(u, 'email'), avatar_url: optString(u, 'avatar_url') });
+  return compact<User>({
+    id: optString(u, 'id') ?? login,
+    username: login,
+    name: optString(u, 'name'),
+    email: optString(u, 'email'),
+    avatar_url: optString(u, 'avatar_url'),
+  });
 }
 
 function users(values: JsonValue[]): User[] {
@@ -103,9 +109,16 @@ export function reviewPosition(o: JsonObject): CodePosition | undefined {
   const line = optNumber(o, 'line');
   const originalLine = optNumber(o, 'original_line');
   const sideType = optString(o, 'side') === 'LEFT' ? 'old' : 'new';
-  if (line !== undefined) return compact<CodePosition>({ file_path: path, line, line_type: fromHunk?.line_type ?? sideType, commit_sha: optString(o, 'commit_id') });
+  if (line !== undefined)
+    return compact<CodePosition>({
+      file_path: path,
+      line,
+      line_type: fromHunk?.line_type ?? sideType,
+      commit_sha: optString(o, 'commit_id'),
+    });
   const commit = optString(o, 'original_commit_id') ?? optString(o, 'commit_id');
-  if (originalLine !== undefined) return compact<CodePosition>({ file_path: path, line: originalLine, line_type: fromHunk?.line_type ?? sideType, commit_sha: commit });
+  if (originalLine !== undefined)
+    return compact<CodePosition>({ file_path: path, line: originalLine, line_type: fromHunk?.line_type ?? sideType, commit_sha: commit });
   if (fromHunk) return compact<CodePosition>({ file_path: path, line: fromHunk.line, line_type: fromHunk.line_type, commit_sha: commit });
   return undefined;
 }
@@ -133,5 +146,7 @@ export function githubReviewThreads(values: JsonValue[]): Discussion[] {
       threadOf.set(id, id);
     }
   }
-  return [...threads.entries()].map(([id, t]) => compact<Discussion>({ id, resolved: false, comments: t.comments, position: reviewPosition(t.root) }));
+  return [...threads.entries()].map(([id, t]) =>
+    compact<Discussion>({ id, resolved: false, comments: t.comments, position: reviewPosition(t.root) }),
+  );
 }

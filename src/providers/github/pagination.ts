@@ -29,7 +29,13 @@ export function githubPagination(pages: readonly GithubPage[], totalFromBody?: n
   const ended = !next && (last.link !== undefined || pages.length > 1 || last.count < perPage);
   const total = totalFromBody ?? (ended ? offset + fetched : undefined);
   const cursor = next ? (linkParam(next, 'page') ?? linkParam(next, 'after') ?? linkParam(next, 'cursor')) : undefined;
-  return { offset, limit, ...(total !== undefined ? { total } : {}), has_more: next !== undefined, ...(cursor !== undefined ? { next_cursor: cursor } : {}) };
+  return {
+    offset,
+    limit,
+    ...(total !== undefined ? { total } : {}),
+    has_more: next !== undefined,
+    ...(cursor !== undefined ? { next_cursor: cursor } : {}),
+  };
 }
 
 function positive(value: string | null): number | undefined {

@@ -34,7 +34,12 @@ export async function openGithubSession(options: GithubSessionOptions): Promise<
     log: SILENT,
     request: { fetch: transport.fetch },
   });
-  const ctx: FailureContext = { provider: 'github', authHint: 'GITHUB_TOKEN (or --token)', tokenGiven: Boolean(options.token), secrets: [options.token] };
+  const ctx: FailureContext = {
+    provider: 'github',
+    authHint: 'GITHUB_TOKEN (or --token)',
+    tokenGiven: Boolean(options.token),
+    secrets: [options.token],
+  };
   return { provider: 'github', transport, run: (call, paging) => runCall(octokit, transport, ctx, call, paging) };
 }
 
@@ -48,36 +53,82 @@ interface ListShape {
   what: string;
 }
 
-async function runCall(octokit: Octokit, transport: Transport, ctx: FailureContext, call: EndpointCall, paging: PagingPolicy): Promise<CallResult> {
+async function runCall(
+  octokit: Octokit,
+  transport: Transport,
+  ctx: FailureContext,
+  call: EndpointCall,
+  paging: PagingPolicy,
+): Promise<CallResult> {
   const { owner = '', repo = '', issue_number, pull_number, ...query } = call.params;
   const repoMissing = `no such repository ${owner}/${repo} on GitHub, or the token cannot see it`;
   const q = query as object;
   const base = { owner, repo };
-  const list = (first: () => Promise<Response>, shape: ListShape, notFound = repoMissing) => collect(octokit, transport, ctx, call, paging, first, shape, notFound);
-  const each = <T extends ModelItem>(normalize: (v: JsonValue) => T) => (raw: JsonValue[]) => raw.map(normalize);
+  const list = (first: () => Promise<Response>, shape: ListShape, notFound = repoMissing) =>
+    collect(octokit, transport, ctx, call, paging, first, shape, notFound);
+  const each =
+    <T extends ModelItem>(normalize: (v: JsonValue) => T) =>
+    (raw: JsonValue[]) =>
+      raw.map(normalize);
   switch (call.endpoint) {
     case 'issues':
-      return list(() => octokit.rest.issues.listForRepo({ ...base, ...q }), { what: 'issues', skipPullRequests: true, toItems: each(githubIssue) });
+      return list(() => octokit.rest.issues.listForRepo({ ...base, ...q }), {
+        what: 'issues',
+        skipPullRequests: true,
+        toItems: each(githubIssue),
+      });
     case 'search_issues':
-      return list(() => octokit.request('GET /search/issues', { ...(q as { q: string }) }), { what: 'search results', envelope: true, skipPullRequests: true, toItems: each(githubIssue) }, 'GitHub search is not available here');
+      return list(
+        () => octokit.request('GET /search/issues', { ...(q as { q: string }) }),
+        { what: 'search results', envelope: true, skipPullRequests: true, toItems: each(githubIssue) },
+        'GitHub search is not available here',
+      );
     case 'pulls':
       return list(() => octokit.rest.pulls.list({ ...base, ...q }), { what: 'pull requests', toItems: each(githubPull) });
     case 'pull_files':
-      return list(() => octokit.rest.pulls.listFiles({ ...base, pull_number: Number(pull_number), ...q }), { what: 'pull request files', toItems: each(githubFile) }, `no pull request #${pull_number} in ${owner}/${repo} on GitHub`);
+      return list(
+        () => octokit.rest.pulls.listFiles({ ...base, pull_number: Number(pull_number), ...q }),
+        { what: 'pull request files', toItems: each(githubFile) },
+        `no pull request #${pull_number} in ${owner}/${repo} on GitHub`,
+      );
     case 'issue_comments':
-      return list(() => octokit.rest.issues.listComments({ ...base, issue_number: Number(issue_number), ...q }), { what: 'issue comments', toItems: each(githubComment) }, `no issue #${issue_number} in ${owner}/${repo} on GitHub`);
+      return list(
+        () => octokit.rest.issues.listComments({ ...base, issue_number: Number(issue_number), ...q }),
+        { what: 'issue comments', toItems: each(githubComment) },
+        `no issue #${issue_number} in ${owner}/${repo} on GitHub`,
+      );
     case 'repo_issue_comments':
-      return list(() => octokit.rest.issues.listCommentsForRepo({ ...base, ...q }), { what: 'issue comments', toItems: each(githubComment) });
+      return list(() => octokit.rest.issues.listCommentsForRepo({ ...base, ...q }), {
+        what: 'issue comments',
+        toItems: each(githubComment),
+      });
     case 'review_comments':
-      return list(() => octokit.rest.pulls.listReviewComments({ ...base, pull_number: Number(pull_number), ...q }), { what: 'review comments', toItems: githubReviewThreads }, `no pull request #${pull_number} in ${owner}/${repo} on GitHub`);
+      return list(
+        () => octokit.rest.pulls.listReviewComments({ ...base, pull_number: Number(pull_number), ...q }),
+        { what: 'review comments', toItems: githubReviewThreads },
+        `no pull request #${pull_number} in ${owner}/${repo} on GitHub`,
+      );
     case 'repo_review_comments':
-      return list(() => octokit.rest.pulls.listReviewCommentsForRepo({ ...base, ...q }), { what: 'review comments', toItems: githubReviewThreads });
+      return list(() => octokit.rest.pulls.listReviewCommentsForRepo({ ...base, ...q }), {
+        what: 'review comments',
+        toItems: githubReviewThreads,
+      });
     case 'issue':
-      return single(transport, ctx, () => octokit.rest.issues.get({ ...base, issue_number: Number(issue_number) }), `no issue #${issue_number} in ${owner}/${repo} on GitHub`, (v) =>
-        isPullRequestItem(v) ? [] : [githubIssue(v)],
+      return single(
+        transport,
+        ctx,
+        () => octokit.rest.issues.get({ ...base, issue_number: Number(issue_number) }),
+        `no issue #${issue_number} in ${owner}/${repo} on GitHub`,
+        (v) => (isPullRequestItem(v) ? [] : [githubIssue(v)]),
       );
     case 'pull':
-      return single(transport, ctx, () => octokit.rest.pulls.get({ ...base, pull_number: Number(pull_number) }), `no pull request #${pull_number} in ${owner}/${repo} on GitHub`, (v) => [githubPull(v)]);
+      return single(
+        transport,
+        ctx,
+        () => octokit.rest.pulls.get({ ...base, pull_number: Number(pull_number) }),
+        `no pull request #${pull_number} in ${owner}/${repo} on GitHub`,
+        (v) => [githubPull(v)],
+      );
     default:
       throw new Error(`unknown GitHub endpoint ${call.endpoint}`);
   }
@@ -127,7 +178,13 @@ async function collect(
   return { items, raw, pagination: githubPagination(pages, totalCount), ...(sort ? { sort_info: sort } : {}), requests };
 }
 
-async function single(transport: Transport, ctx: FailureContext, get: () => Promise<Response>, notFound: string, toItems: (v: JsonValue) => ModelItem[]): Promise<CallResult> {
+async function single(
+  transport: Transport,
+  ctx: FailureContext,
+  get: () => Promise<Response>,
+  notFound: string,
+  toItems: (v: JsonValue) => ModelItem[],
+): Promise<CallResult> {
   const response = await guardCall(ctx, transport, notFound, get);
   const exchange = transport.journal.at(-1)!;
   const value = response.data as JsonValue;

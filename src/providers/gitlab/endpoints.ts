@@ -9,22 +9,43 @@ const ROUTES: Route[] = [
   { endpoint: 'issues', kind: 'issues', pattern: r(`${PROJECT}/issues`), names: ['project_id'] },
   { endpoint: 'issue', kind: 'issues', pattern: r(`${PROJECT}/issues/(\\d+)`), names: ['project_id', 'iid'], single: true },
   { endpoint: 'merge_requests', kind: 'merge_requests', pattern: r(`${PROJECT}/merge_requests`), names: ['project_id'] },
-  { endpoint: 'merge_request', kind: 'merge_requests', pattern: r(`${PROJECT}/merge_requests/(\\d+)`), names: ['project_id', 'iid'], single: true },
+  {
+    endpoint: 'merge_request',
+    kind: 'merge_requests',
+    pattern: r(`${PROJECT}/merge_requests/(\\d+)`),
+    names: ['project_id', 'iid'],
+    single: true,
+  },
   { endpoint: 'mr_diffs', kind: 'diffs', pattern: r(`${PROJECT}/merge_requests/(\\d+)/diffs`), names: ['project_id', 'iid'] },
   { endpoint: 'mr_changes', kind: 'diffs', pattern: r(`${PROJECT}/merge_requests/(\\d+)/changes`), names: ['project_id', 'iid'] },
   { endpoint: 'mr_notes', kind: 'comments', pattern: r(`${PROJECT}/merge_requests/(\\d+)/notes`), names: ['project_id', 'iid'] },
-  { endpoint: 'mr_discussions', kind: 'discussions', pattern: r(`${PROJECT}/merge_requests/(\\d+)/discussions`), names: ['project_id', 'iid'] },
+  {
+    endpoint: 'mr_discussions',
+    kind: 'discussions',
+    pattern: r(`${PROJECT}/merge_requests/(\\d+)/discussions`),
+    names: ['project_id', 'iid'],
+  },
   { endpoint: 'issue_notes', kind: 'comments', pattern: r(`${PROJECT}/issues/(\\d+)/notes`), names: ['project_id', 'iid'] },
   { endpoint: 'issue_discussions', kind: 'discussions', pattern: r(`${PROJECT}/issues/(\\d+)/discussions`), names: ['project_id', 'iid'] },
 ];
-
 
 export function classifyGitlab(url: string): EndpointCall | undefined {
   const parsed = new URL(url, 'https://gitlab.com');
   return matchRoute(ROUTES, parsed.pathname, parsed.searchParams);
 }
 
-const ISSUE_SORTS = ['created_at', 'updated_at', 'priority', 'due_date', 'relative_position', 'label_priority', 'milestone_due', 'popularity', 'weight', 'title'];
+const ISSUE_SORTS = [
+  'created_at',
+  'updated_at',
+  'priority',
+  'due_date',
+  'relative_position',
+  'label_priority',
+  'milestone_due',
+  'popularity',
+  'weight',
+  'title',
+];
 const MR_SORTS = ['created_at', 'updated_at', 'title', 'merged_at', 'priority', 'label_priority', 'milestone_due', 'popularity'];
 
 /**

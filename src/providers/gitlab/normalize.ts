@@ -12,7 +12,13 @@ export function gitlabUser(value: JsonValue | undefined): User | undefined {
   const u = value && typeof value === 'object' && !Array.isArray(value) ? value : undefined;
   const username = optString(u, 'username');
   if (!u || !username) return undefined;
-  return compact<User>({ id: optString(u, 'id') ?? username, username, name: optString(u, 'name'), email: optString(u, 'email') ?? optString(u, 'public_email'), avatar_url: optString(u, 'avatar_url') });
+  return compact<User>({
+    id: optString(u, 'id') ?? username,
+    username,
+    name: optString(u, 'name'),
+    email: optString(u, 'email') ?? optString(u, 'public_email'),
+    avatar_url: optString(u, 'avatar_url'),
+  });
 }
 
 function users(values: JsonValue[]): User[] {

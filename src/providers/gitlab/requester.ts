@@ -23,11 +23,18 @@ export async function createGitlabRequesterFn(transport: Transport): Promise<unk
     const { prefixUrl = '', searchParams, method = 'GET', headers, body, signal } = options;
     const url = new URL(endpoint, prefixUrl.endsWith('/') ? prefixUrl : `${prefixUrl}/`);
     url.search = searchParams ?? '';
-    const request = new Request(url, { method, ...(headers ? { headers } : {}), ...(body !== undefined ? { body } : {}), ...(signal ? { signal } : {}) });
+    const request = new Request(url, {
+      method,
+      ...(headers ? { headers } : {}),
+      ...(body !== undefined ? { body } : {}),
+      ...(signal ? { signal } : {}),
+    });
     const response = await transport.fetch(request);
     const text = await response.text();
     if (!response.ok) {
-      throw new GitbeakerRequestError(response.statusText || `HTTP ${response.status}`, { cause: { description: text.slice(0, 300), request, response } });
+      throw new GitbeakerRequestError(response.statusText || `HTTP ${response.status}`, {
+        cause: { description: text.slice(0, 300), request, response },
+      });
     }
     const contentType = (response.headers.get('content-type') ?? '').split(';')[0]!.trim();
     let parsed: unknown = text;

@@ -40,20 +40,39 @@ export async function openGitlabSession(options: GitlabSessionOptions): Promise<
   const requesterFn = await createGitlabRequesterFn(transport);
   const { Gitlab } = await import('@gitbeaker/rest');
   // queryTimeout 0: the transport owns timeouts, per attempt.
-  const api = new Gitlab({ host: options.host.replace(/\/+$/, ''), ...(options.token ? { token: options.token } : {}), requesterFn, queryTimeout: 0 } as never) as unknown as GitlabApi;
-  const ctx: FailureContext = { provider: 'gitlab', authHint: 'GITLAB_TOKEN (or --token), and GITLAB_HOST for a self-hosted GitLab', tokenGiven: Boolean(options.token), secrets: [options.token] };
+  const api = new Gitlab({
+    host: options.host.replace(/\/+$/, ''),
+    ...(options.token ? { token: options.token } : {}),
+    requesterFn,
+    queryTimeout: 0,
+  } as never) as unknown as GitlabApi;
+  const ctx: FailureContext = {
+    provider: 'gitlab',
+    authHint: 'GITLAB_TOKEN (or --token), and GITLAB_HOST for a self-hosted GitLab',
+    tokenGiven: Boolean(options.token),
+    secrets: [options.token],
+  };
   return { provider: 'gitlab', transport, run: (call, paging) => runCall(api, transport, ctx, call, paging) };
 }
 
 type PageFetch = (page: string) => Promise<unknown>;
 
-async function runCall(api: GitlabApi, transport: Transport, ctx: FailureContext, call: EndpointCall, paging: PagingPolicy): Promise<CallResult> {
+async function runCall(
+  api: GitlabApi,
+  transport: Transport,
+  ctx: FailureContext,
+  call: EndpointCall,
+  paging: PagingPolicy,
+): Promise<CallResult> {
   const { project_id: projectId = '', iid: iidText, page = '1', ...query } = call.params;
   const iid = Number(iidText);
   const missing = `no such project ${projectId} on this GitLab, or the token cannot see it`;
   const list = (fetchPage: PageFetch, toItems: (raw: JsonValue[]) => ModelItem[], notFound = missing) =>
     collect(transport, ctx, call, paging, page, fetchPage, toItems, notFound);
-  const each = <T extends ModelItem>(normalize: (v: JsonValue) => T) => (raw: JsonValue[]) => raw.map(normalize);
+  const each =
+    <T extends ModelItem>(normalize: (v: JsonValue) => T) =>
+    (raw: JsonValue[]) =>
+      raw.map(normalize);
   const opts = (p: string) => ({ ...query, page: p, showExpanded: true });
   const mrMissing = `no merge request !${iidText} in ${projectId}, or the token cannot see it`;
   const issueMissing = `no issue #${iidText} in ${projectId}, or the token cannot see it`;
@@ -65,22 +84,48 @@ async function runCall(api: GitlabApi, transport: Transport, ctx: FailureContext
     case 'mr_diffs':
       return list((p) => api.MergeRequests.allDiffs(projectId, iid, opts(p)), each(gitlabDiff), mrMissing);
     case 'mr_notes':
-      return list((p) => api.MergeRequestNotes.all(projectId, iid, opts(p)), each((v) => gitlabNote(v)), mrMissing);
+      return list(
+        (p) => api.MergeRequestNotes.all(projectId, iid, opts(p)),
+        each((v) => gitlabNote(v)),
+        mrMissing,
+      );
     case 'mr_discussions':
       return list((p) => api.MergeRequestDiscussions.all(projectId, iid, opts(p)), each(gitlabDiscussion), mrMissing);
     case 'issue_notes':
-      return list((p) => api.IssueNotes.all(projectId, iid, opts(p)), each((v) => gitlabNote(v)), issueMissing);
+      return list(
+        (p) => api.IssueNotes.all(projectId, iid, opts(p)),
+        each((v) => gitlabNote(v)),
+        issueMissing,
+      );
     case 'issue_discussions':
       return list((p) => api.IssueDiscussions.all(projectId, iid, opts(p)), each(gitlabDiscussion), issueMissing);
     case 'issue':
-      return single(transport, ctx, () => api.Issues.show(iid, { projectId, ...query, showExpanded: true }), issueMissing, (v) => ({ raw: [v], items: [gitlabIssue(v)] }));
+      return single(
+        transport,
+        ctx,
+        () => api.Issues.show(iid, { projectId, ...query, showExpanded: true }),
+        issueMissing,
+        (v) => ({ raw: [v], items: [gitlabIssue(v)] }),
+      );
     case 'merge_request':
-      return single(transport, ctx, () => api.MergeRequests.show(projectId, iid, { ...query, showExpanded: true }), mrMissing, (v) => ({ raw: [v], items: [gitlabMergeRequest(v)] }));
+      return single(
+        transport,
+        ctx,
+        () => api.MergeRequests.show(projectId, iid, { ...query, showExpanded: true }),
+        mrMissing,
+        (v) => ({ raw: [v], items: [gitlabMergeRequest(v)] }),
+      );
     case 'mr_changes':
-      return single(transport, ctx, () => api.MergeRequests.showChanges(projectId, iid, { ...query, showExpanded: true }), mrMissing, (v) => {
-        const raw = changesOf(v);
-        return { raw, items: raw.map(gitlabDiff) };
-      });
+      return single(
+        transport,
+        ctx,
+        () => api.MergeRequests.showChanges(projectId, iid, { ...query, showExpanded: true }),
+        mrMissing,
+        (v) => {
+          const raw = changesOf(v);
+          return { raw, items: raw.map(gitlabDiff) };
+        },
+      );
     default:
       throw new Error(`unknown GitLab endpoint ${call.endpoint}`);
   }
@@ -128,7 +173,13 @@ async function collect(
   return { items, raw, pagination: gitlabPagination(pages), ...(sort ? { sort_info: sort } : {}), requests };
 }
 
-async function single(transport: Transport, ctx: FailureContext, get: () => Promise<unknown>, notFound: string, read: (v: JsonValue) => { raw: JsonValue[]; items: ModelItem[] }): Promise<CallResult> {
+async function single(
+  transport: Transport,
+  ctx: FailureContext,
+  get: () => Promise<unknown>,
+  notFound: string,
+  read: (v: JsonValue) => { raw: JsonValue[]; items: ModelItem[] },
+): Promise<CallResult> {
   const response = (await guardCall(ctx, transport, notFound, get)) as { data?: unknown };
   const exchange = transport.journal.at(-1)!;
   const { raw, items } = readShape(ctx, transport, () => read(response?.data as JsonValue));

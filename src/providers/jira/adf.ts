@@ -11,7 +11,25 @@ interface AdfNode {
   content?: AdfNode[];
 }
 
-const BLOCKS = new Set(['paragraph', 'heading', 'blockquote', 'codeBlock', 'panel', 'rule', 'bulletList', 'orderedList', 'table', 'mediaSingle', 'mediaGroup', 'expand', 'nestedExpand', 'decisionList', 'taskList', 'blockCard', 'embedCard']);
+const BLOCKS = new Set([
+  'paragraph',
+  'heading',
+  'blockquote',
+  'codeBlock',
+  'panel',
+  'rule',
+  'bulletList',
+  'orderedList',
+  'table',
+  'mediaSingle',
+  'mediaGroup',
+  'expand',
+  'nestedExpand',
+  'decisionList',
+  'taskList',
+  'blockCard',
+  'embedCard',
+]);
 
 export function isAdf(value: unknown): boolean {
   return typeof value === 'object' && value !== null && (value as AdfNode).type === 'doc';
@@ -49,7 +67,9 @@ function block(node: AdfNode, indent: string): string {
     case 'decisionList':
       return list(node, indent);
     case 'table':
-      return (node.content ?? []).map((row) => (row.content ?? []).map((cell) => blocks(cell.content ?? [], '').replace(/\n+/g, ' ')).join(' | ')).join('\n');
+      return (node.content ?? [])
+        .map((row) => (row.content ?? []).map((cell) => blocks(cell.content ?? [], '').replace(/\n+/g, ' ')).join(' | '))
+        .join('\n');
     case 'blockCard':
     case 'embedCard':
       return String(node.attrs?.['url'] ?? '');
@@ -58,7 +78,11 @@ function block(node: AdfNode, indent: string): string {
     case 'media':
       return '';
     default:
-      return node.content ? (node.content.some((c) => BLOCKS.has(c.type ?? '')) ? blocks(node.content, indent) : indent + inline(node.content)) : inline([node]);
+      return node.content
+        ? node.content.some((c) => BLOCKS.has(c.type ?? ''))
+          ? blocks(node.content, indent)
+          : indent + inline(node.content)
+        : inline([node]);
   }
 }
 

@@ -11,7 +11,8 @@ export function classifyJira(url: string): EndpointCall[] {
   const query = Object.fromEntries(parsed.searchParams);
   let m: RegExpExecArray | null;
   if ((m = /^\/rest\/api\/(2)\/search$/.exec(path))) return [{ kind: 'issues', endpoint: 'search', params: { api: m[1]!, ...query } }];
-  if ((m = /^\/rest\/api\/([23])\/search\/jql$/.exec(path))) return [{ kind: 'issues', endpoint: 'search_jql', params: { api: m[1]!, ...query } }];
+  if ((m = /^\/rest\/api\/([23])\/search\/jql$/.exec(path)))
+    return [{ kind: 'issues', endpoint: 'search_jql', params: { api: m[1]!, ...query } }];
   if ((m = /^\/rest\/api\/([23])\/issue\/([^/]+)\/comment$/.exec(path))) {
     return [{ kind: 'comments', endpoint: 'comments', params: { api: m[1]!, issue: decodeURIComponent(m[2]!), ...query } }];
   }
@@ -35,7 +36,11 @@ export function jiraSortInfo(endpoint: string, query: Record<string, string>): S
   if (endpoint === 'search' || endpoint === 'search_jql') {
     const order = /\border\s+by\s+("[^"]+"|[^\s,]+)(?:\s+(asc|desc))?/i.exec(query['jql'] ?? '');
     if (!order) return undefined;
-    return { sort_by: order[1]!.replace(/^"|"$/g, ''), sort_order: order[2]?.toLowerCase() === 'desc' ? 'desc' : 'asc', available_sorts: SEARCH_SORTS };
+    return {
+      sort_by: order[1]!.replace(/^"|"$/g, ''),
+      sort_order: order[2]?.toLowerCase() === 'desc' ? 'desc' : 'asc',
+      available_sorts: SEARCH_SORTS,
+    };
   }
   if (endpoint === 'comments' || endpoint === 'issue_comments') {
     return { sort_by: 'created', sort_order: query['orderBy']?.startsWith('-') ? 'desc' : 'asc', available_sorts: ['created'] };

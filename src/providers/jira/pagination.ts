@@ -14,10 +14,20 @@ export function jiraOffsetPagination(pages: readonly JiraOffsetPage[], requested
   const pageSize = first.maxResults ?? requestedMax ?? first.count;
   const total = last.total;
   const reached = last.startAt + last.count;
-  return { offset: first.startAt, limit: pageSize * pages.length, ...(total !== undefined ? { total } : {}), has_more: total !== undefined ? reached < total && last.count > 0 : false };
+  return {
+    offset: first.startAt,
+    limit: pageSize * pages.length,
+    ...(total !== undefined ? { total } : {}),
+    has_more: total !== undefined ? reached < total && last.count > 0 : false,
+  };
 }
 
 /** Cloud's enhanced search pages by token and never says how many there are. */
 export function jiraTokenPagination(pageCount: number, pageSize: number, nextPageToken: string | undefined): Pagination {
-  return { offset: 0, limit: pageSize * pageCount, has_more: nextPageToken !== undefined, ...(nextPageToken !== undefined ? { next_cursor: nextPageToken } : {}) };
+  return {
+    offset: 0,
+    limit: pageSize * pageCount,
+    has_more: nextPageToken !== undefined,
+    ...(nextPageToken !== undefined ? { next_cursor: nextPageToken } : {}),
+  };
 }

@@ -48,7 +48,8 @@ export async function openJiraSession(options: JiraSessionOptions): Promise<Jira
     baseRequestConfig: { adapter: 'fetch', env: { fetch: transport.fetch } },
   };
   const clients: Record<string, JiraClient> = {};
-  const client = (api: string): JiraClient => (clients[api] ??= (api === '3' ? new Version3Client(config as never) : new Version2Client(config as never)) as unknown as JiraClient);
+  const client = (api: string): JiraClient =>
+    (clients[api] ??= (api === '3' ? new Version3Client(config as never) : new Version2Client(config as never)) as unknown as JiraClient);
   const ctx: FailureContext = {
     provider: 'jira',
     authHint: 'JIRA_EMAIL and JIRA_API_TOKEN (Jira Cloud) or JIRA_PAT (Server/Data Center), with JIRA_HOST',
@@ -56,10 +57,21 @@ export async function openJiraSession(options: JiraSessionOptions): Promise<Jira
     secrets: [options.token, options.email && options.token ? `${options.email}:${options.token}` : undefined],
   };
   const browseBase = options.browseBase ?? options.host;
-  return { provider: 'jira', transport, run: (call, paging) => runCall(client(call.params['api'] ?? '2'), transport, ctx, browseBase, call, paging) };
+  return {
+    provider: 'jira',
+    transport,
+    run: (call, paging) => runCall(client(call.params['api'] ?? '2'), transport, ctx, browseBase, call, paging),
+  };
 }
 
-async function runCall(client: JiraClient, transport: Transport, ctx: FailureContext, browseBase: string, call: EndpointCall, paging: PagingPolicy): Promise<CallResult> {
+async function runCall(
+  client: JiraClient,
+  transport: Transport,
+  ctx: FailureContext,
+  browseBase: string,
+  call: EndpointCall,
+  paging: PagingPolicy,
+): Promise<CallResult> {
   const p = call.params;
   const sort = jiraSortInfo(call.endpoint, p);
   const withSort = (r: CallResult): CallResult => (sort ? { ...r, sort_info: sort } : r);
@@ -71,19 +83,56 @@ async function runCall(client: JiraClient, transport: Transport, ctx: FailureCon
   switch (call.endpoint) {
     case 'search':
       return withSort(
-        await offsetPages(transport, ctx, paging, searchFailed, 'issues', Number(p['startAt'] ?? 0), num(p['maxResults']), (startAt) =>
-          client.issueSearch.searchForIssuesUsingJql({ jql: p['jql'], startAt, ...(num(p['maxResults']) ? { maxResults: num(p['maxResults']) } : {}), ...extra }), toIssue),
+        await offsetPages(
+          transport,
+          ctx,
+          paging,
+          searchFailed,
+          'issues',
+          Number(p['startAt'] ?? 0),
+          num(p['maxResults']),
+          (startAt) =>
+            client.issueSearch.searchForIssuesUsingJql({
+              jql: p['jql'],
+              startAt,
+              ...(num(p['maxResults']) ? { maxResults: num(p['maxResults']) } : {}),
+              ...extra,
+            }),
+          toIssue,
+        ),
       );
     case 'search_jql':
       return withSort(await tokenPages(client, transport, ctx, paging, searchFailed, p, extra, toIssue));
     case 'comments':
       return withSort(
-        await offsetPages(transport, ctx, paging, issueMissing, 'comments', Number(p['startAt'] ?? 0), num(p['maxResults']), (startAt) =>
-          client.issueComments.getComments({ issueIdOrKey: p['issue'], startAt, ...(num(p['maxResults']) ? { maxResults: num(p['maxResults']) } : {}), ...(p['orderBy'] ? { orderBy: p['orderBy'] } : {}), ...(p['expand'] ? { expand: p['expand'] } : {}) }), jiraComment),
+        await offsetPages(
+          transport,
+          ctx,
+          paging,
+          issueMissing,
+          'comments',
+          Number(p['startAt'] ?? 0),
+          num(p['maxResults']),
+          (startAt) =>
+            client.issueComments.getComments({
+              issueIdOrKey: p['issue'],
+              startAt,
+              ...(num(p['maxResults']) ? { maxResults: num(p['maxResults']) } : {}),
+              ...(p['orderBy'] ? { orderBy: p['orderBy'] } : {}),
+              ...(p['expand'] ? { expand: p['expand'] } : {}),
+            }),
+          jiraComment,
+        ),
       );
     case 'issue':
     case 'issue_comments': {
-      const body = await guardCall(ctx, transport, issueMissing, () => client.issues.getIssue({ issueIdOrKey: p['issue'], ...(p['fields'] ? { fields: p['fields'] } : {}), ...(p['expand'] ? { expand: p['expand'] } : {}) }));
+      const body = await guardCall(ctx, transport, issueMissing, () =>
+        client.issues.getIssue({
+          issueIdOrKey: p['issue'],
+          ...(p['fields'] ? { fields: p['fields'] } : {}),
+          ...(p['expand'] ? { expand: p['expand'] } : {}),
+        }),
+      );
       const exchange = transport.journal.at(-1)!;
       const requests = [exchange.recordedUrl ?? exchange.url];
       return readShape(ctx, transport, () => {
@@ -144,7 +193,12 @@ async function offsetPages(
 function offsetPage(o: JsonObject, count: number, requestedStart = 0): JiraOffsetPage {
   const maxResults = optNumber(o, 'maxResults');
   const total = optNumber(o, 'total');
-  return { startAt: optNumber(o, 'startAt') ?? requestedStart, count, ...(maxResults !== undefined ? { maxResults } : {}), ...(total !== undefined ? { total } : {}) };
+  return {
+    startAt: optNumber(o, 'startAt') ?? requestedStart,
+    count,
+    ...(maxResults !== undefined ? { maxResults } : {}),
+    ...(total !== undefined ? { total } : {}),
+  };
 }
 
 /** Cloud's enhanced search (`/search/jql`): follow `nextPageToken` until `isLast`. */
@@ -166,7 +220,12 @@ async function tokenPages(
   for (;;) {
     const current = token;
     const body = await guardCall(ctx, transport, notFound, () =>
-      client.issueSearch.searchForIssuesUsingJqlEnhancedSearch({ jql: p['jql'], ...(current ? { nextPageToken: current } : {}), ...(num(p['maxResults']) ? { maxResults: num(p['maxResults']) } : {}), ...extra }),
+      client.issueSearch.searchForIssuesUsingJqlEnhancedSearch({
+        jql: p['jql'],
+        ...(current ? { nextPageToken: current } : {}),
+        ...(num(p['maxResults']) ? { maxResults: num(p['maxResults']) } : {}),
+        ...extra,
+      }),
     );
     const exchange = transport.journal.at(-1)!;
     requests.push(exchange.recordedUrl ?? exchange.url);
