@@ -1,9 +1,9 @@
-import { formatWithinBudget } from '../src/budget/format-within-budget.js';
+import { datasetBudgetInput, respondWithinBudget } from '../src/budget/respond-within-budget.js';
 import { planChunks } from '../src/budget/plan-chunks.js';
 import { loadFormats } from '../src/formats/registry.js';
 import type { Format } from '../src/formats/types.js';
 import { loadCorpusDatasets } from '../src/providers/load.js';
-import type { Dataset } from '../src/providers/types.js';
+import type { Dataset } from '../src/model/index.js';
 import { loadTokenizer } from '../src/tokens/registry.js';
 import type { Tokenizer, TokenizerName } from '../src/tokens/types.js';
 import { datasetAtLevel, LEVELS } from '../src/trim/levels.js';
@@ -20,7 +20,7 @@ import type { BenchContext, BenchOutcome, BenchSection } from './section.js';
  */
 export const budgetFitSection: BenchSection = {
   name: 'budget-fit',
-  description: 'pages per level and format (planChunks) and what fits in one response (formatWithinBudget), corpus, o200k_base',
+  description: 'pages per level and format (planChunks) and what fits in one response (respondWithinBudget), corpus, o200k_base',
   async run(ctx: BenchContext): Promise<BenchOutcome> {
     const budget = Number(ctx.options.get('budget') ?? 8000);
     const datasets = await loadCorpusDatasets(corpusPath());
@@ -146,10 +146,7 @@ export const budgetFitSection: BenchSection = {
 };
 
 function fit(d: Dataset, format: Format, tokenizer: Tokenizer, budget: number, count: (t: string) => number) {
-  const r = formatWithinBudget(
-    { kind: d.kind, items: d.result.items, raw: d.raw, rawAligned: d.raw.length === d.result.items.length },
-    { format, tokenizer, budget, count },
-  );
+  const r = respondWithinBudget(datasetBudgetInput(d), { format, tokenizer, budget, count });
   return {
     included: r.included.length,
     detail: r.detail,

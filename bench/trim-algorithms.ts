@@ -8,7 +8,7 @@ import { flatten, selectionValue, type FlatTree } from '../src/budget/tree/trim-
 import { loadFormat } from '../src/formats/registry.js';
 import type { JsonValue } from '../src/json/types.js';
 import { loadCorpusDatasets } from '../src/providers/load.js';
-import type { DatasetKind } from '../src/providers/types.js';
+import { itemsOf, kindedItems, type ItemList } from '../src/model/index.js';
 import { loadTokenizer } from '../src/tokens/registry.js';
 import { corpusPath, median, timeIt } from './budget-common.js';
 import type { BenchContext, BenchOutcome, BenchSection } from './section.js';
@@ -96,15 +96,15 @@ async function buildTrees(ctx: BenchContext): Promise<{ name: string; tree: Flat
   const empty = count(toon.encode([]));
   const valueTokens = (v: JsonValue) => Math.max(1, count(toon.encode([v])) - empty);
   const textTokens = (t: string) => Math.max(1, count(JSON.stringify(t)) - 2);
-  const plansOf = (kind: DatasetKind, items: readonly unknown[]): ItemPlan[] => {
-    const strategy = STRATEGIES[resolveStrategy(kind).strategy];
-    const values = strategy.itemValues(items as never, kind);
-    return items.map((it, i) => planItem(kind, it as never, i, values[i]!, strategy, valueTokens, textTokens));
+  const plansOf = (list: ItemList): ItemPlan[] => {
+    const strategy = STRATEGIES[resolveStrategy(list.kind).strategy];
+    const values = strategy.itemValues(list);
+    return kindedItems(list).map((entry, i) => planItem(entry, i, values[i]!, strategy, valueTokens, textTokens));
   };
   ctx.log('building trim trees from the corpus');
   const out: { name: string; tree: FlatTree }[] = [];
   const bySize = datasets
-    .map((d) => ({ d, plans: plansOf(d.kind, d.result.items) }))
+    .map((d) => ({ d, plans: plansOf(itemsOf(d)) }))
     .map(({ d, plans }) => ({
       name: `${d.kind} ${d.project} (${d.result.items.length})`,
       kind: d.kind,

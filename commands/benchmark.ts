@@ -6,7 +6,8 @@ import { FORMAT_NAMES } from '../src/formats/types.js';
 import { writeFileAtomic } from '../src/io/atomic-write.js';
 import { readInput } from '../src/io/read-input.js';
 import { SAVINGS_BASELINES, type SavingsBaseline } from '../src/metadata/format-metadata.js';
-import { DATASET_KINDS, PROVIDER_NAMES, type ProviderName } from '../src/providers/types.js';
+import { DATASET_KINDS, type ProviderName } from '../src/model/index.js';
+import { PROVIDER_NAMES } from '../src/providers/registry.js';
 import { TOKENIZER_NAMES } from '../src/tokens/types.js';
 import { LEVELS } from '../src/trim/levels.js';
 
@@ -91,7 +92,7 @@ Exit codes: 0 ok; 1 regression, bad data or provider failure; 2 usage.`;
     const baselineInput = flags.baseline ? await readInput(flags.baseline) : undefined;
     const baseline = baselineInput ? parseBaseline(baselineInput.text, baselineInput.name) : undefined;
 
-    const session = flags.session ? await this.replaySession(flags.session, formats, tokenizers, savingsBaseline) : undefined;
+    const session = flags.session ? await this.playTranscript(flags.session, formats, tokenizers, savingsBaseline) : undefined;
     const { datasets, source } = await loadBenchmarkData({
       ...(flags.corpus ? { corpus: flags.corpus } : {}),
       ...(flags.provider ? { provider: flags.provider as ProviderName } : {}),
@@ -115,32 +116,27 @@ Exit codes: 0 ok; 1 regression, bad data or provider failure; 2 usage.`;
       baseline && flags.baseline
         ? compareWithBaseline(result, baseline, flags.baseline, { maxRegression: maxRegression / 100, timingFactor: 3 })
         : undefined;
-    const report = await import('../src/report/index.js');
-    if (flags.output) await writeFileAtomic(flags.output, report.benchmarkJson(result, regression));
-    if (flags.json) {
-      await this.writeStdout(report.benchmarkJson(result, regression));
-      if (regression) process.stderr.write(`${report.regressionText(regression)}\n`);
-    } else if (flags.markdown) {
-      await this.writeStdout(`${report.benchmarkMarkdown(result)}${regression ? `\n${report.regressionMarkdown(regression)}` : ''}`);
-    } else {
-      await this.writeStdout(
-        `${report.benchmarkTable(result, { color: Boolean(process.stdout.isTTY) && !process.env.NO_COLOR })}\n${regression ? `\n${report.regressionText(regression)}\n` : ''}`,
-      );
-    }
+    const { EXPORTERS, regressionText } = await import('../src/report/index.js');
+    const input = { result, ...(regression ? { regression } : {}) };
+    if (flags.output) await writeFileAtomic(flags.output, EXPORTERS.json.render(input));
+    const exporter = EXPORTERS[flags.json ? 'json' : flags.markdown ? 'markdown' : 'table'];
+    await this.writeStdout(exporter.render(input, { color: Boolean(process.stdout.isTTY) && !process.env.NO_COLOR }));
+    // JSON on stdout is for machines; the gate's verdict still reaches the person reading the log.
+    if (flags.json && regression) this.writeStderr(`${regressionText(regression)}\n`);
     if (regression && !regression.passed) process.exitCode = 1;
   }
 
-  private async replaySession(
+  private async playTranscript(
     file: string,
     formats: (typeof FORMAT_NAMES)[number][],
     tokenizers: (typeof TOKENIZER_NAMES)[number][],
     baseline: SavingsBaseline,
   ) {
-    const [{ readSessionFile }, { replayForBenchmark }] = await Promise.all([
-      import('../src/session/load.js'),
-      import('../src/benchmark/session-dedup.js'),
+    const [{ readTranscriptFile }, { transcriptDedupForBenchmark }] = await Promise.all([
+      import('../src/transcript/load.js'),
+      import('../src/benchmark/transcript-dedup.js'),
     ]);
-    const loaded = await readSessionFile(file);
-    return replayForBenchmark(loaded.name, loaded.entries, formats, tokenizers, baseline);
+    const loaded = await readTranscriptFile(file);
+    return transcriptDedupForBenchmark(loaded.name, loaded.entries, formats, tokenizers, baseline);
   }
 }

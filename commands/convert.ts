@@ -75,7 +75,7 @@ Exit codes: 0 ok; 1 bad data or a failed --verify; 2 usage (unknown format, miss
     const text = result.output.endsWith('\n') ? result.output : `${result.output}\n`;
     if (flags.output) await writeFileAtomic(flags.output, text);
     else await this.writeStdout(text);
-    if (result.stats) process.stderr.write(`${formatConvertStats(result.stats)}\n`);
-    if (result.verification?.lossless) process.stderr.write(`verified: ${result.to} decodes to the same value (values and key order)\n`);
+    if (result.stats) this.writeStderr(`${formatConvertStats(result.stats)}\n`);
+    if (result.verification?.lossless) this.writeStderr(`verified: ${result.to} decodes to the same value (values and key order)\n`);
   }
 }

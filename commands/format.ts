@@ -1,14 +1,14 @@
 import { Args, Flags } from '@oclif/core';
 import { DevboyCommand } from '../src/cli/base-command.js';
-import { formatInput } from '../src/budget/format-input.js';
-import { formatJson, formatStatsLine } from '../src/budget/format-output.js';
+import { buildResponse } from '../src/budget/response-request.js';
+import { responseJson, responseStatsLine } from '../src/budget/response-report.js';
 import { loadPipelineConfig } from '../src/budget/strategies/config.js';
 import { STRATEGY_NAMES, type StrategyName } from '../src/budget/strategies/strategy.js';
 import { FORMAT_NAMES, type FormatName } from '../src/formats/types.js';
 import { writeFileAtomic } from '../src/io/atomic-write.js';
 import { readInput } from '../src/io/read-input.js';
 import { SAVINGS_BASELINES, type SavingsBaseline } from '../src/metadata/format-metadata.js';
-import { DATASET_KINDS, type DatasetKind } from '../src/providers/types.js';
+import { DATASET_KINDS, type DatasetKind } from '../src/model/index.js';
 import { TOKENIZER_NAMES, type TokenizerName } from '../src/tokens/types.js';
 
 export default class Format extends DevboyCommand {
@@ -58,7 +58,7 @@ Exit codes: 0 ok; 1 bad data, or nothing fits in the budget; 2 usage (bad flag, 
     const { args, flags } = await this.parse(Format);
     const config = flags.strategy ? { strategies: {} } : await loadPipelineConfig(flags.config);
     const input = await readInput(args.file);
-    const out = await formatInput({
+    const out = await buildResponse({
       input,
       to: flags.to as FormatName,
       tokenizer: flags.tokenizer as TokenizerName,
@@ -71,10 +71,10 @@ Exit codes: 0 ok; 1 bad data, or nothing fits in the budget; 2 usage (bad flag, 
       hint: `Run again with \`--chunk N\` to fetch a specific chunk. You may not need all chunks.`,
       baseline: flags['savings-baseline'] as SavingsBaseline,
     });
-    const text = flags.json ? formatJson(out) : out.content;
+    const text = flags.json ? responseJson(out) : out.content;
     const final = text.endsWith('\n') ? text : `${text}\n`;
     if (flags.output) await writeFileAtomic(flags.output, final);
     else await this.writeStdout(final);
-    if (flags.stats) process.stderr.write(`${formatStatsLine(out, flags.budget)}\n`);
+    if (flags.stats) this.writeStderr(`${responseStatsLine(out, flags.budget)}\n`);
   }
 }

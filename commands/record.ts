@@ -1,7 +1,9 @@
 import { Flags } from '@oclif/core';
 import { DevboyCommand } from '../src/cli/base-command.js';
 import { formatMs } from '../src/providers/failure.js';
-import { PROVIDER_NAMES, type ProgressEvent, type ProviderName } from '../src/providers/types.js';
+import type { ProviderName } from '../src/model/index.js';
+import { PROVIDER_NAMES } from '../src/providers/registry.js';
+import type { ProgressEvent } from '../src/providers/types.js';
 import { recordLive } from '../src/record/record.js';
 
 export default class Record extends DevboyCommand {
@@ -66,9 +68,12 @@ Exit codes: 0 ok; 1 provider or network failure; 2 usage.`;
       ...(flags.host ? { host: flags.host } : {}),
       ...(flags.token ? { token: flags.token } : {}),
       ...(flags.email ? { email: flags.email } : {}),
-      ...(flags['jira-api'] ? { jiraApi: flags['jira-api'] as 2 | 3 } : {}),
+      ...(flags['jira-api'] ? { apiVersion: Number(flags['jira-api']) } : {}),
       http: { timeoutMs: flags.timeout * 1000, maxRetries: flags['max-retries'], maxWaitMs: flags['max-wait'] * 1000 },
-      onProgress: (event) => reportRetry(event),
+      onProgress: (event) => {
+        const note = retryNote(event);
+        if (note) this.writeStderr(`${note}\n`);
+      },
     });
     const lines = [`recorded ${result.files.length} exchanges to ${result.projectDir}`];
     for (const d of result.datasets) lines.push(`  ${d.kind.padEnd(14)} ${String(d.result.items.length).padStart(5)}  ${d.label}`);
@@ -77,8 +82,8 @@ Exit codes: 0 ok; 1 provider or network failure; 2 usage.`;
 }
 
 /** Waiting silently for a rate limit to reset would look like a hang. */
-function reportRetry(event: ProgressEvent): void {
-  if (event.type !== 'retry') return;
+function retryNote(event: ProgressEvent): string | undefined {
+  if (event.type !== 'retry') return undefined;
   const why =
     event.reason === 'rate-limit'
       ? `rate limited (${event.status})`
@@ -87,5 +92,5 @@ function reportRetry(event: ProgressEvent): void {
         : event.reason === 'timeout'
           ? 'no answer in time'
           : 'cannot connect';
-  process.stderr.write(`devboy record: ${why} for ${event.method} ${event.url}; retry ${event.retry} in ${formatMs(event.waitMs)}\n`);
+  return `devboy record: ${why} for ${event.method} ${event.url}; retry ${event.retry} in ${formatMs(event.waitMs)}`;
 }

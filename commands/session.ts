@@ -1,14 +1,14 @@
 import { Args, Flags } from '@oclif/core';
 import { DevboyCommand } from '../src/cli/base-command.js';
 import { FORMAT_NAMES, type FormatName } from '../src/formats/types.js';
-import { readSessionFile, SESSION_KINDS, type SessionKind } from '../src/session/load.js';
-import { replaySession } from '../src/session/replay.js';
-import { formatSessionReport } from '../src/session/report-text.js';
-import { DEFAULT_DEDUP, SAVINGS_BASELINES, type SavingsBaseline } from '../src/session/types.js';
+import { readTranscriptFile, TRANSCRIPT_KINDS, type TranscriptKind } from '../src/transcript/load.js';
+import { playTranscript } from '../src/transcript/playback.js';
+import { transcriptReportText } from '../src/transcript/report-text.js';
+import { DEFAULT_DEDUP, SAVINGS_BASELINES, type SavingsBaseline } from '../src/transcript/types.js';
 import { TOKENIZER_NAMES, type TokenizerName } from '../src/tokens/types.js';
 
 export default class Session extends DevboyCommand {
-  static override summary = 'Replay an agent session: what L0 dedup and an encoder save across its tool calls.';
+  static override summary = 'Play back an agent session transcript: what L0 dedup and an encoder save across its tool calls.';
 
   static override description = `Reads a session (JSONL, one tool call per line; see docs/session.md) or an imported
 transcript, replays it, and reports what the model would receive for each call and the savings:
@@ -45,15 +45,19 @@ Exit codes: 0 ok; 1 bad session data (file:line:col); 2 usage.`;
       min: 1,
       default: DEFAULT_DEDUP.lruSize,
     }),
-    import: Flags.string({ description: 'session file format (default: detected)', options: ['auto', ...SESSION_KINDS], default: 'auto' }),
+    import: Flags.string({
+      description: 'session file format (default: detected)',
+      options: ['auto', ...TRANSCRIPT_KINDS],
+      default: 'auto',
+    }),
     'gcf-delta': Flags.boolean({ description: 'also replay GCF generic delta sessions (keyed flat tables only) side by side' }),
     json: Flags.boolean({ description: 'print the report as JSON' }),
   };
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(Session);
-    const session = await readSessionFile(args.file, flags.import as SessionKind | 'auto');
-    const report = await replaySession(session.entries, {
+    const session = await readTranscriptFile(args.file, flags.import as TranscriptKind | 'auto');
+    const report = await playTranscript(session.entries, {
       format: flags.format as FormatName,
       tokenizer: flags.tokenizer as TokenizerName,
       baseline: flags['savings-baseline'] as SavingsBaseline,
@@ -64,7 +68,7 @@ Exit codes: 0 ok; 1 bad session data (file:line:col); 2 usage.`;
     });
     const text = flags.json
       ? JSON.stringify({ file: session.name, session_format: session.kind, ...report }, null, 2)
-      : formatSessionReport(report, { name: session.name, kind: session.kind });
+      : transcriptReportText(report, { name: session.name, kind: session.kind });
     await this.writeStdout(`${text}\n`);
   }
 }

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
-import { formatWithinBudget } from '../src/budget/format-within-budget.js';
+import { respondWithinBudget } from '../src/budget/respond-within-budget.js';
 import { chunkResponse, planChunks } from '../src/budget/plan-chunks.js';
 import { chunkSummary } from '../src/budget/chunks/summary.js';
 import { readingOrder, STRATEGIES } from '../src/budget/strategies/strategy.js';
@@ -8,10 +8,11 @@ import { resolveStrategy } from '../src/budget/strategies/resolver.js';
 import { UsageError } from '../src/errors.js';
 import type { Format, FormatName } from '../src/formats/types.js';
 import type { JsonObject } from '../src/json/types.js';
-import type { Dataset } from '../src/providers/types.js';
+import { itemsOf, type Dataset } from '../src/model/index.js';
 import { datasetAtLevel, LEVELS } from '../src/trim/levels.js';
 import { allFormats, budgetInput, corpusDatasets, datasetName, itemName, memoTokenizer, responseBody } from './helpers/budget.js';
 
+import { FULL_CORPUS, sample, sampleShare } from './helpers/sampling.js';
 let datasets: Dataset[];
 let formats: Record<FormatName, Format>;
 let o200k: Awaited<ReturnType<typeof memoTokenizer>>;
@@ -29,21 +30,26 @@ describe('--chunk walks through every item exactly once', () => {
     ['stc', 1000],
     ['gcf', 400],
   ] as [FormatName, number][]) {
-    it(`${to}, ${budget} o200k_base tokens: chunks 1..N of every corpus dataset hold every item once, in reading order`, () => {
+    it(`${to}, ${budget} o200k_base tokens: chunks 1..N of every corpus dataset (a quarter in the fast suite) hold every item once, in reading order`, () => {
       let walked = 0;
-      for (const d of datasets) {
-        const first = formatWithinBudget(budgetInput(d), { format: formats[to], tokenizer: o200k.tokenizer, count: o200k.count, budget });
+      // The fast suite walks a quarter of the datasets long enough to need chunks at this budget.
+      for (const d of sample(
+        datasets.filter((x) => FULL_CORPUS || x.result.items.length >= 10),
+        4,
+        budget,
+      )) {
+        const first = respondWithinBudget(budgetInput(d), { format: formats[to], tokenizer: o200k.tokenizer, count: o200k.count, budget });
         const total = first.metadata.total_chunks;
         if (total === 1) continue;
         walked++;
         const strategy = resolveStrategy(d.kind).strategy;
-        const order = readingOrder(STRATEGIES[strategy].itemValues(d.result.items, d.kind));
+        const order = readingOrder(STRATEGIES[strategy].itemValues(itemsOf(d)));
         const seen: number[] = [];
         for (let n = 1; n <= total; n++) {
           const r =
             n === 1
               ? first
-              : formatWithinBudget(budgetInput(d), {
+              : respondWithinBudget(budgetInput(d), {
                   format: formats[to],
                   tokenizer: o200k.tokenizer,
                   count: o200k.count,
@@ -72,14 +78,14 @@ describe('--chunk walks through every item exactly once', () => {
         }
         assert.deepEqual(seen, order, `${datasetName(d)}: the walk is the reading order, each item once`);
       }
-      assert.ok(walked >= 4, `${walked} datasets needed more than one chunk`);
+      assert.ok(walked >= (FULL_CORPUS ? 4 : 1), `${walked} datasets needed more than one chunk`);
     });
   }
 
   it('at 150 tokens the index shrinks to this chunk and the next, and the walk still covers every issue once', () => {
     const d = datasets.find((x) => x.project === 'ALOY' && x.kind === 'issues' && x.result.items.length === 150)!;
     const run = (chunk: number) =>
-      formatWithinBudget(budgetInput(d), { format: formats.toon, tokenizer: o200k.tokenizer, count: o200k.count, budget: 150, chunk });
+      respondWithinBudget(budgetInput(d), { format: formats.toon, tokenizer: o200k.tokenizer, count: o200k.count, budget: 150, chunk });
     const first = run(1);
     assert.equal(first.indexForm, 'brief');
     const seen: number[] = [];
@@ -102,10 +108,10 @@ describe('--chunk walks through every item exactly once', () => {
 
   it('asking for a chunk that does not exist is a usage error', () => {
     const d = datasets.find((x) => x.kind === 'issues' && x.result.items.length > 50)!;
-    const r = formatWithinBudget(budgetInput(d), { format: formats.toon, tokenizer: o200k.tokenizer, count: o200k.count, budget: 500 });
+    const r = respondWithinBudget(budgetInput(d), { format: formats.toon, tokenizer: o200k.tokenizer, count: o200k.count, budget: 500 });
     assert.throws(
       () =>
-        formatWithinBudget(budgetInput(d), {
+        respondWithinBudget(budgetInput(d), {
           format: formats.toon,
           tokenizer: o200k.tokenizer,
           count: o200k.count,
@@ -118,7 +124,7 @@ describe('--chunk walks through every item exactly once', () => {
 
   it('summaries in the index say what each chunk holds: key ranges and states', () => {
     const issues = datasets.find((x) => x.kind === 'issues' && x.result.items.length === 83)!;
-    const r = formatWithinBudget(budgetInput(issues), {
+    const r = respondWithinBudget(budgetInput(issues), {
       format: formats.toon,
       tokenizer: o200k.tokenizer,
       count: o200k.count,
@@ -140,7 +146,7 @@ describe('--chunk walks through every item exactly once', () => {
 
   it('diff summaries group paths by directory and add up +/- (real PR files)', () => {
     const diffs = datasets.find((x) => x.label.includes('/pulls/2471/files'))!;
-    const text = chunkSummary('diffs', diffs.result.items);
+    const text = chunkSummary(itemsOf(diffs));
     assert.match(text, /github-graphql\/\* \(3\)/);
     const files = diffs.result.items as { additions: number; deletions: number }[];
     const plus = files.reduce((n, f) => n + f.additions, 0);
@@ -166,12 +172,14 @@ describe('planChunks: the pages column', () => {
     assert.equal(counted.length, 1);
   });
 
-  for (const budget of [500, 2000, 8000]) {
-    it(`every chunk's response is within ${budget} o200k_base tokens and the chunks tile the list, at every level and in every format`, () => {
+  for (const [b, budget] of [500, 2000, 8000].entries()) {
+    it(`every chunk's response is within ${budget} o200k_base tokens and the chunks tile the list, at every level and in every format (an eighth of the datasets in the fast suite)`, () => {
       let chunked = 0;
       let countedTokens = 0;
       let wholeTokens = 0;
-      for (const d of datasets) {
+      // The fast suite leaves the few raw bodies of hundreds of KB to the corpus suite.
+      const sets = datasets.filter((d) => FULL_CORPUS || JSON.stringify(d.raw).length < 150_000);
+      for (const d of sample(sets, 8, b)) {
         for (const level of LEVELS) {
           const items = datasetAtLevel(d, level);
           for (const format of Object.values(formats)) {
@@ -218,9 +226,10 @@ describe('planChunks: the pages column', () => {
           }
         }
       }
-      assert.ok(chunked > 50, `${chunked} plans needed chunks`);
+      assert.ok(chunked > 50 * sampleShare(8), `${chunked} plans needed chunks`);
+      // Over the whole corpus; a sample can hold more of the lists that cost most to split.
       assert.ok(
-        countedTokens <= 2.6 * wholeTokens,
+        !FULL_CORPUS || countedTokens <= 2.6 * wholeTokens,
         `all plans together counted ${(countedTokens / wholeTokens).toFixed(2)}x the tokens of the lists they split`,
       );
     });
@@ -229,7 +238,7 @@ describe('planChunks: the pages column', () => {
   it('cl100k_base and heuristic: every chunk response of every third dataset is within 2,000 tokens under that tokenizer', async () => {
     for (const name of ['cl100k_base', 'heuristic'] as const) {
       const t = await memoTokenizer(name);
-      for (const d of datasets.filter((_, i) => i % 3 === 0)) {
+      for (const d of sample(datasets, FULL_CORPUS ? 3 : 15)) {
         for (const level of LEVELS) {
           const items = datasetAtLevel(d, level);
           for (const format of Object.values(formats)) {

@@ -6,6 +6,7 @@ import { describe, it } from 'node:test';
 import { loadPipelineConfig, parseStrategies } from '../src/budget/strategies/config.js';
 import { BUILTIN_STRATEGIES, resolveStrategy } from '../src/budget/strategies/resolver.js';
 import { UsageError } from '../src/errors.js';
+import { DATASET_KINDS } from '../src/model/index.js';
 import { rejection } from './helpers/recordings.js';
 
 describe('strategy resolver', () => {
@@ -16,7 +17,7 @@ describe('strategy resolver', () => {
     assert.equal(resolveStrategy('get_merge_request_discussions').strategy, 'thread_level');
     assert.equal(resolveStrategy('get_job_logs').strategy, 'head_tail');
     assert.equal(resolveStrategy('get_users').strategy, 'default');
-    for (const kind of ['issues', 'merge_requests', 'diffs', 'comments', 'discussions']) assert.ok(kind in BUILTIN_STRATEGIES);
+    for (const kind of DATASET_KINDS) assert.ok(kind in BUILTIN_STRATEGIES);
   });
 
   it('config overrides win over the built-in table', () => {

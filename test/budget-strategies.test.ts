@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
-import { formatWithinBudget, type BudgetInput } from '../src/budget/format-within-budget.js';
+import { respondWithinBudget, type BudgetInput } from '../src/budget/respond-within-budget.js';
 import { fileType } from '../src/budget/strategies/file-type.js';
 import { readingOrder, STRATEGIES } from '../src/budget/strategies/strategy.js';
 import { loadFormat } from '../src/formats/registry.js';
 import type { Format } from '../src/formats/types.js';
 import type { JsonObject } from '../src/json/types.js';
 import type { Comment, Discussion, FileDiff, Issue } from '../src/model/index.js';
-import type { Dataset } from '../src/providers/types.js';
+import type { Dataset } from '../src/model/index.js';
 import { itemAtLevel } from '../src/trim/levels.js';
 import { budgetInput, corpusDatasets, memoTokenizer, responseBody } from './helpers/budget.js';
 
@@ -49,7 +49,7 @@ describe('size_proportional: file-type weights applied to diffs (real PR files)'
     const diffs = d.result.items as FileDiff[];
     const lock = diffs.findIndex((f) => f.file_path === 'Cargo.lock');
     assert.ok(lock >= 0 && diffs[lock]!.diff.split('\n').length > 500);
-    const values = STRATEGIES.size_proportional.itemValues(diffs, 'diffs');
+    const values = STRATEGIES.size_proportional.itemValues({ kind: 'diffs', items: diffs });
     const sourceBigger = diffs.filter((f, i) => fileType(f.file_path) === 'source' && values[i]! > values[lock]!);
     assert.ok(
       sourceBigger.length >= 5,
@@ -58,7 +58,7 @@ describe('size_proportional: file-type weights applied to diffs (real PR files)'
     const order = readingOrder(values);
     assert.ok(order.indexOf(lock) > order.indexOf(diffs.findIndex((f) => f.file_path === 'src/github/repos.rs')));
     for (const budget of [1500, 3000, 6000]) {
-      const r = formatWithinBudget(budgetInput(d), { format: compact, tokenizer: o200k.tokenizer, count: o200k.count, budget });
+      const r = respondWithinBudget(budgetInput(d), { format: compact, tokenizer: o200k.tokenizer, count: o200k.count, budget });
       const out = JSON.parse(responseBody(r.content)) as JsonObject[];
       const kept = (path: string) => {
         const diff = out.find((o) => o['file_path'] === path)?.['diff'];
@@ -75,7 +75,7 @@ describe('size_proportional: file-type weights applied to diffs (real PR files)'
   it('without the file-type weights (default strategy) the lock file keeps patch lines at some budget: the weights make the difference', () => {
     const d = byLabel('/pulls/2471/files');
     const lockLines = (strategy: 'default' | 'size_proportional', budget: number) => {
-      const r = formatWithinBudget(budgetInput(d), { format: compact, tokenizer: o200k.tokenizer, count: o200k.count, budget, strategy });
+      const r = respondWithinBudget(budgetInput(d), { format: compact, tokenizer: o200k.tokenizer, count: o200k.count, budget, strategy });
       const lock = (JSON.parse(responseBody(r.content)) as JsonObject[]).find((o) => o['file_path'] === 'Cargo.lock');
       return typeof lock?.['diff'] === 'string' ? lock['diff'].split('\n').filter((l) => !l.startsWith('…[cut')).length : 0;
     };
@@ -91,7 +91,7 @@ describe('thread_level (real review threads)', () => {
     // every other real thread resolved; text, sizes and order are the recorded ones.
     const d = byLabel('/repos/octokit/octokit.rb/pulls/comments', 'discussions');
     const threads = (d.result.items as Discussion[]).map((t, i) => ({ ...t, resolved: i % 2 === 0 }));
-    const values = STRATEGIES.thread_level.itemValues(threads, 'discussions');
+    const values = STRATEGIES.thread_level.itemValues({ kind: 'discussions', items: threads });
     const order = readingOrder(values);
     const firstResolved = order.findIndex((i) => threads[i]!.resolved);
     assert.ok(
@@ -101,13 +101,13 @@ describe('thread_level (real review threads)', () => {
     const input: BudgetInput = { kind: 'discussions', items: threads };
     const full = o200k.count(toon.encode(threads as unknown as JsonObject[]));
     // One chunk, not all detail: unresolved threads keep their text first.
-    const one = formatWithinBudget(input, { format: toon, tokenizer: o200k.tokenizer, count: o200k.count, budget: Math.floor(full / 3) });
+    const one = respondWithinBudget(input, { format: toon, tokenizer: o200k.tokenizer, count: o200k.count, budget: Math.floor(full / 3) });
     assert.equal(one.metadata.total_chunks, 1);
     const detailed = (resolved: boolean) =>
       one.included.filter((i, k) => threads[i]!.resolved === resolved && one.levels[k]!.level !== 'minimal').length;
     assert.ok(detailed(false) > detailed(true), `${detailed(false)} unresolved and ${detailed(true)} resolved threads keep their text`);
     // Several chunks: chunk 1 is the unresolved threads.
-    const r = formatWithinBudget(input, { format: toon, tokenizer: o200k.tokenizer, count: o200k.count, budget: 300 });
+    const r = respondWithinBudget(input, { format: toon, tokenizer: o200k.tokenizer, count: o200k.count, budget: 300 });
     assert.ok(r.metadata.total_chunks > 1);
     const first = new Set(r.included);
     const unresolvedIn = threads.filter((t, i) => !t.resolved && first.has(i)).length;
@@ -119,9 +119,9 @@ describe('thread_level (real review threads)', () => {
     // A thread of real comments: the 30 issue comments of octokit.rb, in their recorded order.
     const comments = (byLabel('/repos/octokit/octokit.rb/issues/comments', 'comments').result.items as Comment[]).slice(0, 30);
     const thread: Discussion = { id: 'thread-1', resolved: false, comments };
-    const all = itemAtLevel('discussions', thread, 'standard');
+    const all = itemAtLevel({ kind: 'discussions', item: thread }, 'standard');
     const budget = Math.floor(tokensOf(all) / 3);
-    const r = formatWithinBudget(
+    const r = respondWithinBudget(
       { kind: 'discussions', items: [thread] },
       { format: compact, tokenizer: o200k.tokenizer, count: o200k.count, budget, strategy: 'thread_level' },
     );
@@ -142,11 +142,11 @@ describe('cascading (real GitLab notes, listed newest first by the API)', () => 
   it('reads newest first by created_at, whatever order the provider listed them in', () => {
     const d = datasets.find((x) => x.provider === 'gitlab' && x.kind === 'comments')!;
     const notes = d.result.items as Comment[];
-    const order = readingOrder(STRATEGIES.cascading.itemValues(notes, 'comments'));
+    const order = readingOrder(STRATEGIES.cascading.itemValues({ kind: 'comments', items: notes }));
     const times = order.map((i) => Date.parse(notes[i]!.created_at!));
     for (let k = 1; k < times.length; k++) assert.ok(times[k - 1]! >= times[k]!, 'newest first');
     const reversed = [...notes].reverse();
-    const order2 = readingOrder(STRATEGIES.cascading.itemValues(reversed, 'comments'));
+    const order2 = readingOrder(STRATEGIES.cascading.itemValues({ kind: 'comments', items: reversed }));
     assert.deepEqual(
       order2.map((i) => reversed[i]!.id),
       order.map((i) => notes[i]!.id),
@@ -156,7 +156,7 @@ describe('cascading (real GitLab notes, listed newest first by the API)', () => 
   it('chunk 1 of a chunked comment list holds the newest comments', () => {
     const d = byLabel('/repos/octokit/octokit.rb/issues/comments', 'comments');
     const comments = d.result.items as Comment[];
-    const r = formatWithinBudget(budgetInput(d), { format: toon, tokenizer: o200k.tokenizer, count: o200k.count, budget: 500 });
+    const r = respondWithinBudget(budgetInput(d), { format: toon, tokenizer: o200k.tokenizer, count: o200k.count, budget: 500 });
     assert.ok(r.metadata.total_chunks > 1);
     const newestIn = Math.max(...r.included.map((i) => Date.parse(comments[i]!.created_at!)));
     const newestAll = Math.max(...comments.map((c) => Date.parse(c.created_at!)));
@@ -173,7 +173,7 @@ describe('cascading (real GitLab notes, listed newest first by the API)', () => 
 describe('element_count (real issue list)', () => {
   it('earlier issues keep more detail than later ones', () => {
     const d = datasets.find((x) => x.project === 'betamaxpy__betamax' && x.result.items.length > 50)!;
-    const r = formatWithinBudget(budgetInput(d), { format: toon, tokenizer: o200k.tokenizer, count: o200k.count, budget: 4000 });
+    const r = respondWithinBudget(budgetInput(d), { format: toon, tokenizer: o200k.tokenizer, count: o200k.count, budget: 4000 });
     const out = (toon.decode(responseBody(r.content)) as JsonObject[]).map((o) => Object.keys(o).length);
     const half = Math.floor(out.length / 2);
     const avg = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
@@ -192,9 +192,9 @@ describe('head_tail (a real Jira description holding a console log)', () => {
     const lines = issue.description!.split('\n');
     const errorLines = lines.filter((l) => l.startsWith('[ERROR]'));
     assert.ok(errorLines.length >= 6 && lines.length > 70);
-    const budget = tokensOf(itemAtLevel('issues', issue, 'minimal')) + Math.floor(tokensOf(issue.description) * 0.45);
+    const budget = tokensOf(itemAtLevel({ kind: 'issues', item: issue }, 'minimal')) + Math.floor(tokensOf(issue.description) * 0.45);
     const keptLines = (strategy: 'head_tail' | 'element_count') => {
-      const r = formatWithinBudget(
+      const r = respondWithinBudget(
         { kind: 'issues', items: [issue] },
         { format: compact, tokenizer: o200k.tokenizer, count: o200k.count, budget, strategy },
       );

@@ -6,7 +6,7 @@ import { join, resolve } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { decodeGeneric } from '@blackwell-systems/gcf';
 import type { JsonObject, JsonValue } from '../src/json/types.js';
-import { runCli } from './helpers/cli.js';
+import { runCliProcess } from './helpers/cli.js';
 import { corpusDir, REPO_ROOT } from './helpers/paths.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'devboy-cli-stream-'));
@@ -89,7 +89,7 @@ describe('devboy convert --stream', () => {
     const input = join(dir, 'rows.ndjson');
     writeFileSync(input, rows.map((r) => JSON.stringify(r)).join('\n') + '\n');
     const output = join(dir, 'rows.gcf');
-    const r = await runCli(['convert', input, '--to', 'gcf', '--stream', '-o', output]);
+    const r = await runCliProcess(['convert', input, '--to', 'gcf', '--stream', '-o', output]);
     assert.equal(r.code, 0, r.stderr);
     assert.equal(r.stdout, '');
     const text = readFileSync(output, 'utf8');
@@ -103,14 +103,14 @@ describe('devboy convert --stream', () => {
     const rows = corpusRows(1);
     const input = join(dir, 'rows.json');
     writeFileSync(input, JSON.stringify(rows, null, 2));
-    const r = await runCli(['convert', input, '--to', 'gcf', '--stream']);
+    const r = await runCliProcess(['convert', input, '--to', 'gcf', '--stream']);
     assert.equal(r.code, 0, r.stderr);
     assert.equal(JSON.stringify(decodeRows(r.stdout)), JSON.stringify(rows));
   });
 
   it('TOON and STC cannot stream: exit 2, saying they need counts up front', async () => {
     for (const to of ['toon', 'stc']) {
-      const r = await runCli(['convert', '-', '--to', to, '--stream'], { input: '{"a":1}\n' });
+      const r = await runCliProcess(['convert', '-', '--to', to, '--stream'], { input: '{"a":1}\n' });
       assert.equal(r.code, 2);
       assert.equal(r.stdout, '');
       assert.match(
@@ -121,9 +121,9 @@ describe('devboy convert --stream', () => {
       );
       assert.equal(r.stderr.split('\n').length, 2);
     }
-    const verify = await runCli(['convert', '-', '--to', 'gcf', '--stream', '--verify'], { input: '{"a":1}\n' });
+    const verify = await runCliProcess(['convert', '-', '--to', 'gcf', '--stream', '--verify'], { input: '{"a":1}\n' });
     assert.equal(verify.code, 2);
-    const fromToon = await runCli(['convert', '-', '--to', 'gcf', '--stream', '--from', 'toon'], { input: 'a: 1\n' });
+    const fromToon = await runCliProcess(['convert', '-', '--to', 'gcf', '--stream', '--from', 'toon'], { input: 'a: 1\n' });
     assert.equal(fromToon.code, 2);
     assert.match(fromToon.stderr, /--stream reads NDJSON or a JSON array of rows/);
   });
@@ -152,7 +152,7 @@ describe('devboy convert --stream', () => {
     const input = join(dir, 'bad.ndjson');
     writeFileSync(input, '{"a":1}\n{"a":2}\n{"a":3,}\n');
     const output = join(dir, 'bad.gcf');
-    const r = await runCli(['convert', input, '--to', 'gcf', '--stream', '-o', output]);
+    const r = await runCliProcess(['convert', input, '--to', 'gcf', '--stream', '-o', output]);
     assert.equal(r.code, 1);
     assert.equal(r.stderr, `devboy convert: ${input}:3:8: invalid JSON: unexpected '}' (expected a property name in double quotes)\n`);
     assert.deepEqual(

@@ -5,7 +5,8 @@ import { before, describe, it } from 'node:test';
 import type { JsonObject } from '../src/json/types.js';
 import { parseLinkHeader } from '../src/providers/link-header.js';
 import { loadCorpusDatasets } from '../src/providers/load.js';
-import type { Dataset } from '../src/providers/types.js';
+import type { Dataset } from '../src/model/index.js';
+import { PROVIDER_NAMES } from '../src/providers/registry.js';
 import { readCorpus } from '../src/replay/corpus.js';
 import type { CorpusEntry } from '../src/replay/exchange.js';
 import { selectAnswered } from '../src/replay/match.js';
@@ -40,8 +41,7 @@ function find(label: string): Dataset {
 describe('loading the shared corpus through the real clients and the replay server', () => {
   it('loads every project folder except gitlab-org__group, which holds only milestones', async () => {
     const folders: string[] = [];
-    for (const provider of ['github', 'gitlab', 'jira'])
-      for (const p of await readdir(join(CORPUS_DIR, provider))) folders.push(`${provider}/${p}`);
+    for (const provider of PROVIDER_NAMES) for (const p of await readdir(join(CORPUS_DIR, provider))) folders.push(`${provider}/${p}`);
     const loaded = new Set(datasets.map((d) => `${d.provider}/${d.project}`));
     assert.deepEqual(folders.filter((f) => !loaded.has(f)).sort(), ['gitlab/gitlab-org__group']);
   });

@@ -137,7 +137,7 @@ describe('Jira Cloud (REST v3) through jira.js Version3Client', () => {
         provider: 'jira',
         project: 'CLOUD',
         host: server.url,
-        jiraApi: 3,
+        apiVersion: 3,
         limit: 2,
         details: 1,
         env: { JIRA_EMAIL: 'me@example.com', JIRA_API_TOKEN: 'x-token' },

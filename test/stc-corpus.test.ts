@@ -6,6 +6,7 @@ import { firstDifference, describeDifference } from '../src/json/equal.js';
 import type { JsonValue } from '../src/json/types.js';
 import { decodeStc, encodeStc, tableFields } from '../src/formats/stc/index.js';
 import { corpusDir } from './helpers/paths.js';
+import { PROVIDER_NAMES } from '../src/providers/registry.js';
 
 /** How many arrays in `v` the encoder writes as tables and as scalar arrays (by shape, not by text search). */
 function countShapes(v: JsonValue, acc = { tables: 0, scalarArrays: 0 }): typeof acc {
@@ -38,7 +39,7 @@ describe('STC round-trip over the recorded corpus', () => {
     assert.ok(existsSync(CORPUS), `corpus not found at ${CORPUS}`);
     const files = corpusFiles(CORPUS);
     assert.ok(files.length >= 200, `only ${files.length} corpus files`);
-    for (const provider of ['github', 'gitlab', 'jira']) {
+    for (const provider of PROVIDER_NAMES) {
       assert.ok(
         files.some((f) => relative(CORPUS, f).startsWith(provider + '/')),
         `no ${provider} bodies`,

@@ -1,7 +1,7 @@
-import { datasetBudgetInput, formatWithinBudget } from '../budget/format-within-budget.js';
+import { datasetBudgetInput, respondWithinBudget } from '../budget/respond-within-budget.js';
 import { DataError } from '../errors.js';
 import type { Format } from '../formats/types.js';
-import type { Dataset } from '../providers/types.js';
+import type { Dataset } from '../model/index.js';
 import type { Tokenizer } from '../tokens/types.js';
 import type { FitEntry } from './schema.js';
 
@@ -28,7 +28,7 @@ export function firstResponseFit(
     total_items: ds.result.items.length,
   };
   try {
-    const r = formatWithinBudget(datasetBudgetInput(ds), { format, tokenizer, budget, count });
+    const r = respondWithinBudget(datasetBudgetInput(ds), { format, tokenizer, budget, count });
     return {
       ...base,
       fits: true,

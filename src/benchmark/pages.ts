@@ -1,7 +1,7 @@
 import { planChunks } from '../budget/plan-chunks.js';
 import type { Format } from '../formats/types.js';
 import type { JsonValue } from '../json/types.js';
-import type { Dataset } from '../providers/types.js';
+import type { Dataset } from '../model/index.js';
 import type { Tokenizer } from '../tokens/types.js';
 
 export interface PagesInput {

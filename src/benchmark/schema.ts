@@ -1,7 +1,7 @@
 import type { FormatName } from '../formats/types.js';
 import type { FormatMetadata, SavingsBaseline } from '../metadata/format-metadata.js';
 import type { Pagination, SortInfo } from '../model/index.js';
-import type { DatasetKind, ProviderName } from '../providers/types.js';
+import type { DatasetKind, ProviderName } from '../model/index.js';
 import type { Level } from '../trim/levels.js';
 import type { TokenizerName } from '../tokens/types.js';
 

@@ -1,6 +1,7 @@
 import { UsageError } from '../errors.js';
 import { loadCorpusDatasets, loadLiveDatasets, liveProjectName, type LiveLoadOptions } from '../providers/load.js';
-import type { Dataset, ProgressEvent, ProviderName } from '../providers/types.js';
+import type { Dataset, ProviderName } from '../model/index.js';
+import type { ProgressEvent } from '../providers/types.js';
 import { EMBEDDED_CORPUS, EMBEDDED_CORPUS_LABEL } from '../replay/embedded-corpus.js';
 import type { BenchmarkSource } from './run.js';
 

@@ -1,8 +1,13 @@
 import type { TokenizerName } from '../tokens/types.js';
+import { packageVersion } from '../versions.js';
 
 /** What each tokenizer is, for reports: a number is only as good as its named tokenizer. */
-export const TOKENIZER_IMPLEMENTATION: Record<TokenizerName, string> = {
-  heuristic: 'ceil(UTF-8 bytes / 3.5), an estimate (devboy-tools)',
-  o200k_base: 'gpt-tokenizer 4.0.0, o200k_base BPE',
-  cl100k_base: 'gpt-tokenizer 4.0.0, cl100k_base BPE',
-};
+export function tokenizerImplementation(name: TokenizerName): string {
+  switch (name) {
+    case 'heuristic':
+      return 'ceil(UTF-8 bytes / 3.5), an estimate (devboy-tools)';
+    case 'o200k_base':
+    case 'cl100k_base':
+      return `gpt-tokenizer ${packageVersion('gpt-tokenizer')}, ${name} BPE`;
+  }
+}

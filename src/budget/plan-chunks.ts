@@ -1,8 +1,8 @@
 import type { Format } from '../formats/types.js';
 import type { JsonValue } from '../json/types.js';
-import type { DatasetKind, ModelItem } from '../providers/types.js';
+import { listOf, sliceList, type DatasetKind, type ModelItem } from '../model/index.js';
 import type { Tokenizer, TokenizerName } from '../tokens/types.js';
-import { itemAtLevel, type Level } from '../trim/levels.js';
+import { itemsAtLevel, type Level } from '../trim/levels.js';
 import { chunkIndexText, DEFAULT_HINT, withIndex, type ChunkRange, type IndexForm, type IndexSpec } from './chunks/index-text.js';
 import { packChunks } from './chunks/pack.js';
 import { chunkSummary, itemNoun } from './chunks/summary.js';
@@ -107,14 +107,16 @@ export function chunkResponse(
 
 function prepare(items: readonly JsonValue[] | readonly ModelItem[], options: PlanChunksOptions): { values: JsonValue[]; spec: IndexSpec } {
   const detail = options.level !== undefined && options.level !== 'raw' ? options.level : undefined;
-  const values: JsonValue[] = detail ? (items as ModelItem[]).map((it) => itemAtLevel(options.kind, it, detail)) : (items as JsonValue[]);
-  const models = detail ? (items as readonly ModelItem[]) : options.models?.length === items.length ? options.models : undefined;
+  // Model items are of `options.kind`: the caller read them as that kind.
+  const modelItems = detail ? (items as readonly ModelItem[]) : options.models?.length === items.length ? options.models : undefined;
+  const models = modelItems ? listOf(options.kind, modelItems) : undefined;
+  const values: JsonValue[] = detail && models ? itemsAtLevel(models, detail) : (items as JsonValue[]);
   const spec: IndexSpec = {
     total: values.length,
     noun: (n: number) => itemNoun(options.kind, n),
     order: 'as listed',
     hint: options.hint ?? DEFAULT_HINT,
-    ...(models ? { summary: (c: ChunkRange) => chunkSummary(options.kind, models.slice(c.offset, c.offset + c.limit)) } : {}),
+    ...(models ? { summary: (c: ChunkRange) => chunkSummary(sliceList(models, c.offset, c.offset + c.limit)) } : {}),
   };
   return { values, spec };
 }

@@ -1,5 +1,5 @@
 import type { Format } from '../formats/types.js';
-import type { DatasetKind } from '../providers/types.js';
+import type { DatasetKind } from '../model/index.js';
 import { ALGORITHMS, chooseAlgorithm, type AlgorithmName } from './algorithms/choose.js';
 import { chunkTree } from './tree/chunk-tree.js';
 import { applyCuts, type ItemPlan } from './tree/item-plan.js';

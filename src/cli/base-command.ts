@@ -1,5 +1,6 @@
 import { Command, Errors } from '@oclif/core';
 import { DevboyError, EXIT_DATA, EXIT_USAGE, flatten } from '../errors.js';
+import { commandStreams } from './streams.js';
 
 /**
  * Every devboy command reports failure the same way: one line on stderr, exit 2 for usage
@@ -9,19 +10,24 @@ export abstract class DevboyCommand extends Command {
   protected override async catch(err: Error & { oclif?: { exit?: number } }): Promise<void> {
     if (err instanceof Errors.ExitError) throw err;
     const { message, exitCode } = describeFailure(err);
-    if (process.env.DEVBOY_DEBUG) process.stderr.write(`${err.stack ?? ''}\n`);
-    process.stderr.write(`devboy ${this.id ?? ''}: ${message}\n`.replace(/^devboy : /, 'devboy: '));
+    if (process.env.DEVBOY_DEBUG) this.writeStderr(`${err.stack ?? ''}\n`);
+    this.writeStderr(`devboy ${this.id ?? ''}: ${message}\n`.replace(/^devboy : /, 'devboy: '));
     process.exitCode = exitCode;
   }
 
   /** Write to stdout, tolerating a reader that went away (`devboy ... | head`). */
   protected async writeStdout(text: string): Promise<void> {
     await new Promise<void>((resolve, reject) => {
-      process.stdout.write(text, (err) => {
+      commandStreams().stdout.write(text, (err) => {
         if (!err || (err as NodeJS.ErrnoException).code === 'EPIPE') resolve();
         else reject(err);
       });
     });
+  }
+
+  /** Notes, verdicts and errors: for the person, never mixed into the data on stdout. */
+  protected writeStderr(text: string): void {
+    commandStreams().stderr.write(text);
   }
 }
 

@@ -1,9 +1,16 @@
+import { packageVersion } from '../versions.js';
 import type { FormatInfo, FormatName } from './types.js';
 
 /**
  * Static facts about each format. Kept apart from the codecs so that listing formats,
- * detecting them and printing help never loads an encoder library.
+ * detecting them and printing help never loads an encoder library (library versions are read
+ * from their package.json only when a report asks).
  */
+/** The formats whose round trip is exact for every JSON value. */
+export function exactFormats(): FormatName[] {
+  return (Object.keys(FORMAT_INFO) as FormatName[]).filter((n) => FORMAT_INFO[n].roundTrip === 'exact');
+}
+
 export const FORMAT_INFO: Record<FormatName, FormatInfo> = {
   json: {
     name: 'json',
@@ -11,6 +18,7 @@ export const FORMAT_INFO: Record<FormatName, FormatInfo> = {
     mediaType: 'application/json',
     extension: '.json',
     implementation: 'JSON.stringify(value, null, 2)',
+    roundTrip: 'exact',
   },
   'json-compact': {
     name: 'json-compact',
@@ -18,13 +26,17 @@ export const FORMAT_INFO: Record<FormatName, FormatInfo> = {
     mediaType: 'application/json',
     extension: '.json',
     implementation: 'JSON.stringify(value)',
+    roundTrip: 'exact',
   },
   toon: {
     name: 'toon',
     title: 'TOON (Token-Oriented Object Notation), spec v4',
     mediaType: 'text/toon',
     extension: '.toon',
-    implementation: '@toon-format/toon 4.4.0',
+    get implementation() {
+      return `@toon-format/toon ${packageVersion('@toon-format/toon')}`;
+    },
+    roundTrip: 'exact',
   },
   stc: {
     name: 'stc',
@@ -32,6 +44,7 @@ export const FORMAT_INFO: Record<FormatName, FormatInfo> = {
     mediaType: 'application/stc+json',
     extension: '.stc',
     implementation: 'devboy (spec-first, docs/formats/stc.md)',
+    roundTrip: 'exact',
   },
   gcf: {
     name: 'gcf',
@@ -39,6 +52,10 @@ export const FORMAT_INFO: Record<FormatName, FormatInfo> = {
     // GCF's spec registers no media type; this one is devboy's and marked experimental.
     mediaType: 'text/x-gcf',
     extension: '.gcf',
-    implementation: '@blackwell-systems/gcf 2.5.2 (encodeGeneric/decodeGeneric)',
+    get implementation() {
+      return `@blackwell-systems/gcf ${packageVersion('@blackwell-systems/gcf')} (encodeGeneric/decodeGeneric)`;
+    },
+    // Its tables have one column order per table (docs/formats/gcf.md).
+    roundTrip: 'known-losses',
   },
 };

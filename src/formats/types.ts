@@ -13,6 +13,11 @@ export interface FormatInfo {
   extension: string;
   /** Which implementation encodes and decodes it, for reports (e.g. "@toon-format/toon 4.4.0"). */
   implementation: string;
+  /**
+   * `exact`: decode(encode(x)) equals x for every JSON value (property-tested). `known-losses`: the
+   * implementation loses some inputs (documented in docs/formats/); every use is verified.
+   */
+  roundTrip: 'exact' | 'known-losses';
 }
 
 /**

@@ -1,8 +1,16 @@
+import type { FormatName } from '../formats/types.js';
+import type { JsonValue } from '../json/types.js';
 import type { Pagination, SortInfo } from '../model/index.js';
 
-/** Names a saving can be taken against. */
-export type SavingsBaseline = 'json_pretty' | 'json_compact';
-export const SAVINGS_BASELINES: readonly SavingsBaseline[] = ['json_compact', 'json_pretty'];
+/** Names a saving can be taken against (devboy-tools' names), and the format each one is. */
+export const BASELINE_FORMAT = { json_compact: 'json-compact', json_pretty: 'json' } as const satisfies Record<string, FormatName>;
+export type SavingsBaseline = keyof typeof BASELINE_FORMAT;
+export const SAVINGS_BASELINES = Object.keys(BASELINE_FORMAT) as SavingsBaseline[];
+
+/** The baseline's text of a value: the same bytes its format's encoder writes. */
+export function baselineText(value: JsonValue, baseline: SavingsBaseline): string {
+  return BASELINE_FORMAT[baseline] === 'json' ? JSON.stringify(value, null, 2) : JSON.stringify(value);
+}
 
 /**
  * The 19 fields every formatted result carries (seed 001, devboy-tools' FormatMetadata), with the
@@ -73,4 +81,62 @@ export function savingAgainst(tokens: number, baselineTokens: number): number {
 /** Six decimals: a hundredth of a basis point, far below what token counts resolve; keeps reports stable. */
 export function roundFraction(x: number): number {
   return Math.round(x * 1e6) / 1e6;
+}
+
+/** What a formatted result is made of; `buildFormatMetadata` derives the 19 fields from it. */
+export interface MetadataFacts {
+  /** UTF-8 bytes of the output. */
+  outputBytes: number;
+  /** Tokens of the output under `tokenizer`. */
+  tokens: number;
+  format: string;
+  tokenizer: string;
+  /** Compact JSON bytes of the provider's payload as given. */
+  rawBytes: number;
+  /** Whether budget trimming removed or shortened anything. */
+  truncated: boolean;
+  /** UTF-8 bytes of the whole list before trimming; only meaningful when `truncated`. */
+  preTrimBytes?: number;
+  totalItems: number | null;
+  includedItems: number;
+  totalChunks: number;
+  chunkNumber: number;
+  pagination?: Pagination;
+  sort?: SortInfo;
+  baseline: SavingsBaseline;
+  /** Tokens of the same items in the baseline encoding, same tokenizer. */
+  baselineTokens: number;
+  /** Saving of repeated-output deduplication, a fraction; 0 without a replayed session. */
+  dedup?: number;
+}
+
+/**
+ * The one FormatMetadata builder (benchmark rows and `devboy format` alike). Fractions are rounded
+ * with roundFraction. raw_chars 0 (nothing to compare with) gives compression_ratio 1: no
+ * compression is claimed.
+ */
+export function buildFormatMetadata(f: MetadataFacts): FormatMetadata {
+  const dedup = f.dedup ?? 0;
+  const encoder = savingAgainst(f.tokens, f.baselineTokens);
+  return {
+    raw_chars: f.rawBytes,
+    output_chars: f.outputBytes,
+    pre_trim_chars: f.truncated && f.preTrimBytes !== undefined ? f.preTrimBytes : f.outputBytes,
+    estimated_tokens: f.tokens,
+    compression_ratio: roundFraction(f.rawBytes === 0 ? 1 : f.outputBytes / f.rawBytes),
+    format: f.format,
+    truncated: f.truncated,
+    total_items: f.totalItems,
+    included_items: f.includedItems,
+    chunked: f.totalChunks > 1,
+    total_chunks: f.totalChunks,
+    chunk_number: f.chunkNumber,
+    provider_pagination: f.pagination ?? null,
+    provider_sort: f.sort ?? null,
+    dedup_savings_pct: roundFraction(dedup),
+    encoder_savings_pct: roundFraction(encoder),
+    combined_savings_pct: roundFraction(combineSavings(dedup, encoder)),
+    baseline: f.baseline,
+    tokenizer: f.tokenizer,
+  };
 }

@@ -1,6 +1,5 @@
+import type { ProviderName } from './provider-name.js';
 import type { User } from './user.js';
-
-export type Source = 'github' | 'gitlab' | 'jira';
 
 /**
  * An issue of any provider. Keys: `gh#123` (GitHub), `gitlab#12` (GitLab iid), `PROJ-123` (Jira key).
@@ -12,7 +11,7 @@ export interface Issue {
   title: string;
   description?: string;
   state: string;
-  source: Source;
+  source: ProviderName;
   priority?: string;
   labels: string[];
   author?: User;

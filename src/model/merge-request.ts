@@ -1,4 +1,4 @@
-import type { Source } from './issue.js';
+import type { ProviderName } from './provider-name.js';
 import type { User } from './user.js';
 
 /**
@@ -10,7 +10,7 @@ export interface MergeRequest {
   title: string;
   description?: string;
   state: string;
-  source: Source;
+  source: ProviderName;
   source_branch: string;
   target_branch: string;
   author?: User;

@@ -1,9 +1,8 @@
 import type { CorpusEntry } from '../replay/exchange.js';
 import { selectAnswered } from '../replay/match.js';
-import { classifyGithub } from './github/endpoints.js';
-import { classifyGitlab } from './gitlab/endpoints.js';
-import { classifyJira } from './jira/endpoints.js';
-import type { DatasetKind, EndpointCall, ProviderName } from './types.js';
+import type { DatasetKind, ProviderName } from '../model/index.js';
+import { PROVIDERS } from './registry.js';
+import type { EndpointCall } from './types.js';
 
 /** The calls that rebuild one dataset from a corpus. */
 export interface PlannedDataset {
@@ -28,7 +27,7 @@ export function planCorpus(provider: ProviderName, entries: readonly CorpusEntry
     const { request, response } = entry.exchange;
     if (request.method !== 'GET' || response.status < 200 || response.status > 299) continue;
     const label = `GET ${pathAndQuery(request.url)}`;
-    for (const call of classify(provider, request.url)) {
+    for (const call of PROVIDERS[provider].classify(request.url)) {
       if (call.single) {
         const group = singles.get(call.kind) ?? [];
         group.push({ label, call });
@@ -42,16 +41,6 @@ export function planCorpus(provider: ProviderName, entries: readonly CorpusEntry
     lists.push({ kind, label, calls: group.map((g) => g.call) });
   }
   return lists;
-}
-
-function classify(provider: ProviderName, url: string): EndpointCall[] {
-  if (provider === 'github') return optional(classifyGithub(url));
-  if (provider === 'gitlab') return optional(classifyGitlab(url));
-  return classifyJira(url);
-}
-
-function optional(call: EndpointCall | undefined): EndpointCall[] {
-  return call ? [call] : [];
 }
 
 function isFirstPage(params: Record<string, string>): boolean {

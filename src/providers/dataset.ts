@@ -1,7 +1,8 @@
 import { compact } from './json-read.js';
 import { compare } from './corpus-plan.js';
-import type { CallResult, Dataset, DatasetKind, ProviderName } from './types.js';
-import { DATASET_KINDS, PROVIDER_NAMES } from './types.js';
+import { DATASET_KINDS, kindedResult, type Dataset, type DatasetKind, type ProviderName } from '../model/index.js';
+import { PROVIDER_NAMES } from './registry.js';
+import type { CallResult } from './types.js';
 
 /** Results of the calls behind one dataset → the Dataset. Joined single GETs have no pagination or sort. */
 export function toDataset(
@@ -16,9 +17,8 @@ export function toDataset(
     return {
       provider,
       project,
-      kind,
       label,
-      result: compact({ items: r.items, pagination: r.pagination, sort_info: r.sort_info }),
+      ...kindedResult(kind, compact({ items: r.items, pagination: r.pagination, sort_info: r.sort_info })),
       raw: r.raw,
       requests: r.requests,
     };
@@ -26,9 +26,8 @@ export function toDataset(
   return {
     provider,
     project,
-    kind,
     label,
-    result: { items: results.flatMap((r) => r.items) },
+    ...kindedResult(kind, { items: results.flatMap((r) => r.items) }),
     raw: results.flatMap((r) => r.raw),
     requests: results.flatMap((r) => r.requests),
   };

@@ -2,19 +2,16 @@ import { DataError, DevboyError } from '../errors.js';
 import { scrubSecrets } from '../http/redact.js';
 import type { Failure, Transport } from '../http/transport.js';
 import { ShapeError } from './json-read.js';
-import type { ProviderName } from './types.js';
+import type { ProviderModule } from './provider-module.js';
 
 /** What a provider failure message needs to be useful: who failed, what to set, what a 404 means. */
 export interface FailureContext {
-  provider: ProviderName;
-  /** The variables or flags that supply credentials, e.g. `GITHUB_TOKEN (or --token)`. */
-  authHint: string;
+  /** Its display name and the variables or flags that supply credentials. */
+  provider: Pick<ProviderModule, 'display' | 'authHint'>;
   tokenGiven: boolean;
   /** Every secret in play, scrubbed from messages as a last guard. */
   secrets: readonly (string | undefined)[];
 }
-
-const DISPLAY: Record<ProviderName, string> = { github: 'GitHub', gitlab: 'GitLab', jira: 'Jira' };
 
 /**
  * Run one client call; turn any failure into one DataError that says what happened and what to do.
@@ -41,7 +38,7 @@ export function readShape<T>(ctx: FailureContext, transport: Transport, read: ()
 }
 
 export function providerError(ctx: FailureContext, transport: Transport, notFound: string, err: unknown): DevboyError {
-  const name = DISPLAY[ctx.provider];
+  const name = ctx.provider.display;
   const failure = transport.lastFailure();
   let message: string;
   if (err instanceof DevboyError) message = err.message;
@@ -71,10 +68,10 @@ function describeFailure(name: string, ctx: FailureContext, f: Failure, notFound
   }
   if (status === 401) {
     return ctx.tokenGiven
-      ? `${name} rejected the credentials (401) for ${what}: set ${ctx.authHint} to a valid token`
-      : `${name} requires credentials (401) for ${what}: set ${ctx.authHint}`;
+      ? `${name} rejected the credentials (401) for ${what}: set ${ctx.provider.authHint} to a valid token`
+      : `${name} requires credentials (401) for ${what}: set ${ctx.provider.authHint}`;
   }
-  if (status === 403) return `${name} denied access (403) for ${what}${said}: set ${ctx.authHint} to credentials that can read it`;
+  if (status === 403) return `${name} denied access (403) for ${what}${said}: set ${ctx.provider.authHint} to credentials that can read it`;
   if (status === 404) return `${notFound} (404 for ${what}${said})`;
   if (status >= 500) return `${name} server error ${status} for ${what} after ${f.attempts} attempt${f.attempts === 1 ? '' : 's'}${said}`;
   return `${name} answered ${status} for ${what}${said}`;

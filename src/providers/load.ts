@@ -3,12 +3,12 @@ import { UsageError } from '../errors.js';
 import { readCorpus } from '../replay/corpus.js';
 import { ReplayServer, type Fault } from '../replay/server.js';
 import { planCorpus, pathAndQuery } from './corpus-plan.js';
-import { resolveCredentials, type CredentialOptions } from './credentials.js';
+import type { Dataset, ProviderName } from '../model/index.js';
+import { openClient, resolveCredentials } from './client.js';
+import type { CredentialOptions } from './credentials.js';
 import { sortDatasets, toDataset } from './dataset.js';
-import { runLivePlan } from './live-plan.js';
-import { openSession } from './session.js';
-import type { CallResult, Dataset, PagingPolicy, ProgressEvent, ProviderName } from './types.js';
-import { PROVIDER_NAMES } from './types.js';
+import { isProviderName, PROVIDER_NAMES, PROVIDERS } from './registry.js';
+import type { CallResult, PagingPolicy, ProgressEvent } from './types.js';
 import type { CompletedExchange } from '../http/transport.js';
 
 export interface CorpusLoadOptions {
@@ -31,22 +31,23 @@ const MAX_REPLAY_PAGES = 100;
  */
 export async function loadCorpusDatasets(corpusDir: string, options: CorpusLoadOptions = {}): Promise<Dataset[]> {
   const filter = { ...(options.provider ? { provider: options.provider } : {}), ...(options.project ? { project: options.project } : {}) };
-  const projects = await readCorpus(corpusDir, filter);
+  const projects = await readCorpus(corpusDir, { ...filter, providers: PROVIDER_NAMES });
   if (projects.length === 0 && (options.provider || options.project)) {
     throw new UsageError(`no recordings for ${[options.provider, options.project].filter(Boolean).join('/')} in the corpus`, {
       file: corpusDir,
     });
   }
   const datasets: Dataset[] = [];
-  for (const { provider: name, project, entries } of projects) {
-    const provider = name as ProviderName;
-    if (!PROVIDER_NAMES.includes(provider)) continue;
+  for (const { provider, project, entries } of projects) {
+    if (!isProviderName(provider)) continue;
     options.onProgress?.({ type: 'project', provider, project });
     const server = await ReplayServer.start({ entries, ...(options.faults ? { faults: options.faults } : {}) });
     try {
-      const session = await openSession(provider, {
+      const origin = originOf(entries[0]!.exchange.request.url);
+      const client = await openClient(provider, {
         apiUrl: server.url,
-        ...(provider === 'jira' ? { browseBase: originOf(entries[0]!.exchange.request.url) } : {}),
+        // Links in items point where the recording was made, not at the loopback server.
+        ...(origin ? { browseBase: origin } : {}),
         ...(options.http ? { http: options.http } : {}),
         hooks: progressHooks(options.onProgress),
       });
@@ -57,7 +58,7 @@ export async function loadCorpusDatasets(corpusDir: string, options: CorpusLoadO
       };
       for (const planned of planCorpus(provider, entries)) {
         const results: CallResult[] = [];
-        for (const call of planned.calls) results.push(await session.run(call, paging));
+        for (const call of planned.calls) results.push(await client.run(call, paging));
         addDataset(datasets, toDataset(provider, project, planned.kind, planned.label, results), options.onProgress);
       }
     } finally {
@@ -91,23 +92,24 @@ export async function loadLiveDatasets(options: LiveLoadOptions): Promise<Datase
   const limit = positive(options.limit ?? 30, '--limit');
   const details = Math.max(0, Math.floor(options.details ?? 3));
   const hooks = progressHooks(options.onProgress, options.onExchange);
-  const session = await openSession(options.provider, {
+  const module = PROVIDERS[options.provider];
+  const client = await module.openClient({
     apiUrl: credentials.apiUrl,
     ...(credentials.token ? { token: credentials.token } : {}),
     ...(credentials.email ? { email: credentials.email } : {}),
     ...(options.http ? { http: options.http } : {}),
     hooks,
   });
-  const project = liveProjectName(options);
+  const project = module.projectName(options);
   options.onProgress?.({ type: 'project', provider: options.provider, project });
-  const results = await runLivePlan(session, {
+  const results = await module.runLivePlan(client, {
     ...(options.owner ? { owner: options.owner } : {}),
     ...(options.repo ? { repo: options.repo } : {}),
     ...(options.project ? { project: options.project } : {}),
     ...(options.jql ? { jql: options.jql } : {}),
     limit,
     details,
-    jiraApi: credentials.jiraApi,
+    ...(credentials.apiVersion !== undefined ? { apiVersion: credentials.apiVersion } : {}),
   });
   const datasets: Dataset[] = [];
   for (const { kind, result } of results) {
@@ -117,15 +119,9 @@ export async function loadLiveDatasets(options: LiveLoadOptions): Promise<Datase
   return sortDatasets(datasets);
 }
 
-/** `owner__repo` as in corpus folder names (GitLab subgroups too); the key for Jira. */
+/** The project name a live read's datasets get (`owner__repo`, or the Jira key), as in corpus folder names. */
 export function liveProjectName(options: Pick<LiveLoadOptions, 'provider' | 'owner' | 'repo' | 'project'>): string {
-  if (options.provider === 'jira') {
-    const key = options.project ?? options.repo;
-    if (!key) throw new UsageError('Jira needs a project key: --project KEY (or --repo KEY)');
-    return key;
-  }
-  if (!options.owner || !options.repo) throw new UsageError('--owner and --repo are required for GitHub and GitLab');
-  return `${options.owner}/${options.repo}`.split('/').filter(Boolean).join('__');
+  return PROVIDERS[options.provider].projectName(options);
 }
 
 function addDataset(datasets: Dataset[], dataset: Dataset, onProgress: CorpusLoadOptions['onProgress']): void {

@@ -1,29 +1,22 @@
 import { DataError } from '../errors.js';
 import { isJsonObject, type JsonObject, type JsonValue } from '../json/types.js';
-import type { Pagination, SortInfo } from '../model/index.js';
-import { classifyGithub, githubSortInfo } from './github/endpoints.js';
-import { githubPagination } from './github/pagination.js';
-import { classifyGitlab, gitlabSortInfo } from './gitlab/endpoints.js';
-import { echoedParams, gitlabPagination } from './gitlab/pagination.js';
-import { classifyJira, jiraSortInfo } from './jira/endpoints.js';
-import { jiraOffsetPagination } from './jira/pagination.js';
+import { listOf, type DatasetKind, type ItemList, type Pagination, type ProviderName, type SortInfo } from '../model/index.js';
 import { ShapeError } from './json-read.js';
+import { PROVIDER_NAMES, PROVIDERS } from './registry.js';
 import { shapeOfList } from './response-shapes.js';
-import type { DatasetKind, EndpointCall, ModelItem, ProviderName } from './types.js';
+import type { EndpointCall } from './types.js';
 
 /** A response read for formatting: devboy's items, and the provider's own JSON beside them. */
-export interface ResponseItems {
-  kind: DatasetKind;
+export type ResponseItems = ItemList & {
   /** What it was recognised as, e.g. "GitHub pull request files". */
   shape: string;
-  items: ModelItem[];
   /** The provider's items as given (devboy items: the items themselves). */
   raw: JsonValue[];
   /** raw[i] is items[i] as sent (false for GitHub review threads, built from several comments). */
   rawAligned: boolean;
   pagination?: Pagination;
   sort?: SortInfo;
-}
+};
 
 /**
  * What `devboy format` accepts, recognised from the value itself:
@@ -62,30 +55,7 @@ function fromExchange(exchange: JsonObject, file: string, kind?: DatasetKind): R
     );
   const browseBase = origin(url);
   const read = fromBody(body, browseBase, file, kind ?? call.kind, call.endpoint === 'issue_comments');
-  const header = (name: string) => Object.entries(headers).find(([k]) => k.toLowerCase() === name)?.[1];
-  const envelope = isJsonObject(body) ? body : undefined;
-  let pagination: Pagination | undefined;
-  let sort: SortInfo | undefined;
-  if (call.provider === 'github' && !call.single) {
-    pagination = githubPagination(
-      [{ url, link: header('link'), count: Array.isArray(body) ? body.length : read.raw.length }],
-      typeof envelope?.['total_count'] === 'number' ? envelope['total_count'] : undefined,
-    );
-    sort = githubSortInfo(call.endpoint, call.params);
-  } else if (call.provider === 'gitlab' && !call.single) {
-    const h = new Headers(Object.entries(headers).filter(([, v]) => typeof v === 'string'));
-    pagination = gitlabPagination([{ url, headers: h, count: read.raw.length }]);
-    sort = gitlabSortInfo(call.endpoint, call.params, echoedParams(h));
-  } else if (call.provider === 'jira') {
-    if (envelope && typeof envelope['startAt'] === 'number') {
-      const num = (k: string) => (typeof envelope[k] === 'number' ? (envelope[k] as number) : undefined);
-      pagination = jiraOffsetPagination(
-        [{ startAt: num('startAt')!, maxResults: num('maxResults'), total: num('total'), count: read.raw.length }],
-        undefined,
-      );
-    }
-    sort = jiraSortInfo(call.endpoint, call.params);
-  }
+  const { pagination, sort } = PROVIDERS[call.provider].responseMeta(call, { url, headers, body, count: read.raw.length });
   return { ...read, ...(pagination ? { pagination } : {}), ...(sort ? { sort } : {}) };
 }
 
@@ -124,7 +94,7 @@ function fromBody(
 }
 
 function fromList(list: JsonValue[], browseBase: string | undefined, file: string, kind?: DatasetKind): ResponseItems {
-  if (list.length === 0) return { kind: kind ?? 'issues', shape: 'an empty list', items: [], raw: [], rawAligned: true };
+  if (list.length === 0) return { ...listOf(kind ?? 'issues', []), shape: 'an empty list', raw: [], rawAligned: true };
   const { shape, mismatch } = shapeOfList(list, browseBase, kind);
   const wanted = kind ? ` ${kind.replace('_', ' ')}` : '';
   if (!shape)
@@ -133,7 +103,7 @@ function fromList(list: JsonValue[], browseBase: string | undefined, file: strin
       { file },
     );
   if (mismatch !== undefined) throw new DataError(`item ${mismatch + 1} of the list is not like the first (${shape.name})`, { file });
-  return { kind: shape.kind, shape: shape.name, items: shape.normalize(list), raw: list, rawAligned: shape.aligned };
+  return { ...listOf(shape.kind, shape.normalize(list)), shape: shape.name, raw: list, rawAligned: shape.aligned };
 }
 
 function pathOf(url: string): string {
@@ -144,14 +114,17 @@ function pathOf(url: string): string {
   }
 }
 
+/**
+ * The first provider (in registry order) that models the URL's endpoint. Where one URL stands for
+ * several calls (a Jira issue holds its comments), the call of `kind` wins.
+ */
 function classify(url: string, kind?: DatasetKind): (EndpointCall & { provider: ProviderName }) | undefined {
   if (url === '') return undefined;
-  const jira = classifyJira(url).filter((c) => kind === undefined || c.kind === kind);
-  if (jira.length > 0) return { ...jira[0]!, provider: 'jira' };
-  const gitlab = classifyGitlab(url);
-  if (gitlab) return { ...gitlab, provider: 'gitlab' };
-  const github = classifyGithub(url);
-  if (github) return { ...github, provider: 'github' };
+  for (const provider of PROVIDER_NAMES) {
+    const calls = PROVIDERS[provider].classify(url);
+    const call = calls.find((c) => kind === undefined || c.kind === kind) ?? calls[0];
+    if (call) return { ...call, provider };
+  }
   return undefined;
 }
 

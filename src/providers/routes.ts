@@ -1,4 +1,5 @@
-import type { DatasetKind, EndpointCall } from './types.js';
+import type { DatasetKind } from '../model/index.js';
+import type { EndpointCall } from './types.js';
 
 /** An endpoint devboy reads, recognised by its path; `names` label the pattern's capture groups. */
 export interface Route {

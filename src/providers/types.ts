@@ -1,32 +1,6 @@
 import type { JsonValue } from '../json/types.js';
-import type { Comment, Discussion, FileDiff, Issue, MergeRequest, Pagination, ProviderResult, SortInfo } from '../model/index.js';
-import type { RetryEvent } from '../http/transport.js';
-
-export type ProviderName = 'github' | 'gitlab' | 'jira';
-export const PROVIDER_NAMES: readonly ProviderName[] = ['github', 'gitlab', 'jira'];
-
-export type DatasetKind = 'issues' | 'merge_requests' | 'diffs' | 'comments' | 'discussions';
-/** Also the order datasets of one project are listed in. */
-export const DATASET_KINDS: readonly DatasetKind[] = ['issues', 'merge_requests', 'diffs', 'comments', 'discussions'];
-
-export type ModelItem = Issue | MergeRequest | FileDiff | Comment | Discussion;
-
-export interface Dataset {
-  provider: ProviderName;
-  /** As in corpus folder names: `owner__repo` (slashes as `__`), or the Jira project key. */
-  project: string;
-  kind: DatasetKind;
-  /** What was asked, stable across runs: method, path and query of the first request (no host). */
-  label: string;
-  result: ProviderResult<ModelItem>;
-  /**
-   * The provider's own items exactly as returned, pages concatenated. 1:1 and in the same order as
-   * `result.items`, except for discussions (GitHub: the review comments the threads were built from).
-   */
-  raw: JsonValue[];
-  /** URLs fetched, in order: the recorded URLs in corpus mode, the live ones otherwise (no credentials). */
-  requests: string[];
-}
+import type { DatasetKind, ModelItem, Pagination, ProviderName, SortInfo } from '../model/index.js';
+import type { HttpOptions, RetryEvent, Transport, TransportHooks } from '../http/transport.js';
 
 export type ProgressEvent =
   | { type: 'project'; provider: ProviderName; project: string }
@@ -53,7 +27,7 @@ export interface PagingPolicy {
   canFetch(url: string): boolean;
 }
 
-/** What one call (all its pages) yielded, before it becomes a Dataset. */
+/** What one call (all its pages) yielded, before it becomes a Dataset. Items are of the call's kind. */
 export interface CallResult {
   items: ModelItem[];
   raw: JsonValue[];
@@ -62,8 +36,21 @@ export interface CallResult {
   requests: string[];
 }
 
-/** A provider connected through its real client library and devboy's transport. */
-export interface ProviderSession {
+/** A provider's real client library, connected to devboy's transport. */
+export interface ProviderClient {
   provider: ProviderName;
+  transport: Transport;
   run(call: EndpointCall, paging: PagingPolicy): Promise<CallResult>;
+}
+
+export interface ClientOptions {
+  /** Where the API is: the provider's API root (GitHub), site (GitLab, Jira), or a replay server. */
+  apiUrl: string;
+  token?: string;
+  /** Jira Cloud: the account's email, for basic auth with an API token. */
+  email?: string;
+  /** The site's public URL for item links, when `apiUrl` is a replay server (Jira builds issue URLs from it). */
+  browseBase?: string;
+  http?: HttpOptions;
+  hooks?: TransportHooks;
 }

@@ -1,7 +1,9 @@
 import type { CompletedExchange } from '../http/transport.js';
-import { resolveCredentials } from '../providers/credentials.js';
-import { liveProjectName, loadLiveDatasets, type LiveLoadOptions } from '../providers/load.js';
-import type { Dataset } from '../providers/types.js';
+import type { Dataset } from '../model/index.js';
+import { resolveCredentials } from '../providers/client.js';
+import { secretsOf } from '../providers/credentials.js';
+import { loadLiveDatasets, type LiveLoadOptions } from '../providers/load.js';
+import { PROVIDERS } from '../providers/registry.js';
 import { toCorpusFile } from './corpus-file.js';
 import { writeManifest, writeProjectAtomically } from './write.js';
 
@@ -34,13 +36,13 @@ export async function recordLive(options: RecordOptions): Promise<RecordResult> 
       options.onExchange?.(exchange);
     },
   });
-  const credentials = resolveCredentials(options.provider, options);
-  const project = liveProjectName(options);
-  const secrets = [credentials.token, credentials.email && credentials.token ? `${credentials.email}:${credentials.token}` : undefined];
+  const module = PROVIDERS[options.provider];
+  const secrets = secretsOf(resolveCredentials(options.provider, options));
+  const project = module.projectName(options);
   const ctx = {
     provider: options.provider,
     project,
-    sourceRepo: options.provider === 'jira' ? project : `${options.owner}/${options.repo}`,
+    sourceRepo: module.sourceRepo(options),
     recordedAt: (options.now?.() ?? new Date()).toISOString(),
     recorder: RECORDER,
     secrets,

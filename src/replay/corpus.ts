@@ -5,8 +5,6 @@ import { parseJson } from '../json/parse.js';
 import { isJsonObject, type JsonObject } from '../json/types.js';
 import type { CorpusEntry, RecordedExchange } from './exchange.js';
 
-export const CORPUS_PROVIDERS = ['github', 'gitlab', 'jira'] as const;
-
 export interface CorpusProject {
   provider: string;
   project: string;
@@ -15,18 +13,20 @@ export interface CorpusProject {
 }
 
 export interface CorpusFilter {
+  /** The provider folders to read; default every folder that holds project folders. */
+  providers?: readonly string[];
   provider?: string;
   project?: string;
 }
 
 /**
  * Read `<dir>/<provider>/<project>/*.json`. Provider and project come from the folder names, as
- * the corpus README defines them; folders that are not providers (LICENSES, ...) are ignored.
+ * the corpus README defines them. Folders with no project folders inside (LICENSES) yield nothing.
  */
 export async function readCorpus(dir: string, filter: CorpusFilter = {}): Promise<CorpusProject[]> {
   await requireDirectory(dir);
   const projects: CorpusProject[] = [];
-  for (const provider of CORPUS_PROVIDERS) {
+  for (const provider of filter.providers ?? (await subdirectories(dir))) {
     if (filter.provider !== undefined && filter.provider !== provider) continue;
     const providerDir = join(dir, provider);
     for (const project of await subdirectories(providerDir)) {

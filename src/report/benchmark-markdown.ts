@@ -1,6 +1,6 @@
 import type { BenchmarkResult } from '../benchmark/schema.js';
 import { int, pct, summarize } from './benchmark-summary.js';
-import { header } from './benchmark-table.js';
+import { header } from './header.js';
 
 /** The report for CI job summaries and PR comments: totals, bias and losses up front, details folded. */
 export function benchmarkMarkdown(result: BenchmarkResult): string {

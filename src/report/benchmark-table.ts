@@ -1,7 +1,8 @@
 import Table from 'cli-table3';
 import type { BenchmarkResult } from '../benchmark/schema.js';
 import { int, pct, summarize } from './benchmark-summary.js';
-import { EMBEDDED_CORPUS_LABEL } from '../replay/embedded-corpus.js';
+import { header, lossyText } from './header.js';
+import { BASELINE_FORMAT } from '../metadata/format-metadata.js';
 
 /**
  * The terminal report: totals first (which format wins at each level), then each dataset, then
@@ -40,7 +41,7 @@ export function benchmarkTable(result: BenchmarkResult, options: { color?: boole
     style: { head: [], border: [], 'padding-left': 0, 'padding-right': 2 },
     chars: BORDERLESS,
   });
-  const baselineFormat = baseline === 'json_pretty' ? 'json' : 'json-compact';
+  const baselineFormat = BASELINE_FORMAT[baseline];
   for (const d of s.datasets) {
     detail.push([{ colSpan: s.formats.length + 1, content: clip(d.title, 100) }]);
     for (const l of d.levels) {
@@ -126,29 +127,4 @@ const BORDERLESS = Object.fromEntries(
 
 function clip(text: string, max: number): string {
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
-}
-
-export function header(result: BenchmarkResult): string {
-  const src =
-    result.source.kind === 'corpus'
-      ? corpusName(result.source.corpus)
-      : `live ${result.source.provider ?? ''} ${result.source.target ?? ''}`;
-  const tks = result.tokenizers.map((t) => `${t.name} (${t.implementation})`).join('; ');
-  return [
-    `devboy benchmark: ${src.trim()}, ${result.datasets.length} datasets, ${result.rows.length} rows`,
-    `tokenizers: ${tks}`,
-    `savings baseline: ${result.settings.savings_baseline}; budget ${int(result.settings.budget)} tokens; timings: median of ${result.settings.runs} runs${result.settings.session ? `; dedup from session ${result.settings.session}` : '; dedup 0 (no --session)'}`,
-  ].join('\n');
-}
-
-function corpusName(corpus: string | undefined): string {
-  return corpus === EMBEDDED_CORPUS_LABEL ? 'the embedded corpus (corpus/ shipped with devboy)' : `corpus ${corpus ?? ''}`;
-}
-
-export function lossyText(result: BenchmarkResult): string {
-  if (result.lossy.length === 0)
-    return 'Lossless: every format round-tripped every row (decode(encode(x)) equals x, values and key order).';
-  const lines = [`Not lossless: ${result.lossy.length} dataset/level/format cells (all other rows round-tripped):`];
-  for (const l of result.lossy) lines.push(`  ${l.provider} ${l.project} ${l.dataset} ${l.level} ${l.format}: ${l.reason}`);
-  return lines.join('\n');
 }

@@ -1,6 +1,18 @@
 import type { JsonObject, JsonValue } from '../json/types.js';
-import type { CodePosition, Comment, Discussion, FileDiff, Issue, MergeRequest, User } from '../model/index.js';
-import type { Dataset, DatasetKind, ModelItem } from '../providers/types.js';
+import {
+  itemsOf,
+  kindedItems,
+  type CodePosition,
+  type Comment,
+  type Dataset,
+  type Discussion,
+  type FileDiff,
+  type Issue,
+  type ItemList,
+  type KindedItem,
+  type MergeRequest,
+  type User,
+} from '../model/index.js';
 
 /**
  * Levels of detail, from what a naive tool returns to the least an agent can act on.
@@ -16,22 +28,27 @@ export const DETAIL_LEVELS: readonly DetailLevel[] = ['full', 'standard', 'minim
 /** Items of a dataset at a level, ready to encode. */
 export function datasetAtLevel(dataset: Dataset, level: Level): JsonValue[] {
   if (level === 'raw') return dataset.raw;
-  return dataset.result.items.map((item) => itemAtLevel(dataset.kind, item, level));
+  return itemsAtLevel(itemsOf(dataset), level);
 }
 
-export function itemAtLevel(kind: DatasetKind, item: ModelItem, level: DetailLevel): JsonObject {
-  if (level === 'full') return item as unknown as JsonObject;
-  switch (kind) {
+export function itemsAtLevel(list: ItemList, level: DetailLevel): JsonObject[] {
+  return kindedItems(list).map((entry) => itemAtLevel(entry, level));
+}
+
+export function itemAtLevel(entry: KindedItem, level: DetailLevel): JsonObject {
+  // Model items are JSON objects by construction (normalizers build them from JSON).
+  if (level === 'full') return entry.item as unknown as JsonObject;
+  switch (entry.kind) {
     case 'issues':
-      return issueAt(item as Issue, level);
+      return issueAt(entry.item, level);
     case 'merge_requests':
-      return mergeRequestAt(item as MergeRequest, level);
+      return mergeRequestAt(entry.item, level);
     case 'diffs':
-      return diffAt(item as FileDiff, level);
+      return diffAt(entry.item, level);
     case 'comments':
-      return commentAt(item as Comment, level);
+      return commentAt(entry.item, level);
     case 'discussions':
-      return discussionAt(item as Discussion, level);
+      return discussionAt(entry.item, level);
   }
 }
 

@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { FULL_CORPUS } from './sampling.js';
 import type { JsonValue } from '../../src/json/types.js';
 
 /** Keys every format writes bare: the identifier rule shared by STC and TOON. */
@@ -67,4 +68,5 @@ export const anyJson: fc.Arbitrary<JsonValue> = fc.oneof(
 );
 
 /** Runs per property; CI asks for at least 10,000 values per format. */
-export const PROPERTY_RUNS = Number(process.env.DEVBOY_PROPERTY_RUNS ?? 10_000);
+/** 10,000 values per property in the corpus suite (`npm run test:corpus`), 2,000 in the fast one. */
+export const PROPERTY_RUNS = Number(process.env.DEVBOY_PROPERTY_RUNS ?? (FULL_CORPUS ? 10_000 : 2_000));

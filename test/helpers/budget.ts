@@ -4,7 +4,7 @@ import { FORMAT_NAMES } from '../../src/formats/types.js';
 import { loadTokenizer } from '../../src/tokens/registry.js';
 import type { Tokenizer, TokenizerName } from '../../src/tokens/types.js';
 import { loadCorpusDatasets } from '../../src/providers/load.js';
-import type { Dataset } from '../../src/providers/types.js';
+import type { Dataset } from '../../src/model/index.js';
 import { corpusDir } from './paths.js';
 
 let datasets: Promise<Dataset[]> | undefined;
@@ -38,7 +38,7 @@ export async function memoTokenizer(name: TokenizerName): Promise<{ tokenizer: T
   };
 }
 
-export { datasetBudgetInput as budgetInput } from '../../src/budget/format-within-budget.js';
+export { datasetBudgetInput as budgetInput } from '../../src/budget/respond-within-budget.js';
 
 /** How a model item is named in a response: its key, id or path. */
 export function itemName(item: object): string {

@@ -1,5 +1,7 @@
 import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
+import { Config, Errors } from '@oclif/core';
+import { withCommandStreams } from '../../src/cli/streams.js';
 import { REPO_ROOT } from './paths.js';
 
 export interface CliResult {
@@ -8,13 +10,84 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Run the built `devboy` binary as a user would, in a subprocess. */
-export function runCli(args: string[], options: { input?: string; cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<CliResult> {
+export interface CliOptions {
+  /** Standard input; a run with input is always a subprocess. */
+  input?: string;
+  cwd?: string;
+  /** Variables to set; `undefined` removes one. */
+  env?: NodeJS.ProcessEnv;
+  /** A real process: for signals, standard input, help output and start-up itself. */
+  subprocess?: boolean;
+}
+
+/**
+ * Run `devboy` as a user would. In-process by default (the same command classes, flag parsing,
+ * error handling and exit codes, without paying Node's and oclif's start-up per call); in a
+ * subprocess when the test needs a process: standard input, signals, `--help`, start-up.
+ */
+export function runCli(args: string[], options: CliOptions = {}): Promise<CliResult> {
+  return options.subprocess || options.input !== undefined ? runCliProcess(args, options) : runCliInProcess(args, options);
+}
+
+let config: Promise<Config> | undefined;
+let queue: Promise<unknown> = Promise.resolve();
+
+/** One command at a time: runs share the process's environment, working folder and exit code. */
+function runCliInProcess(args: string[], options: CliOptions): Promise<CliResult> {
+  const run = queue.then(() => runNow(args, options));
+  queue = run.catch(() => undefined);
+  return run;
+}
+
+async function runNow(args: string[], options: CliOptions): Promise<CliResult> {
+  config ??= Config.load(REPO_ROOT);
+  const loaded = await config;
+  let stdout = '';
+  let stderr = '';
+  const savedEnv = applyEnv({ DEVBOY_CORPUS: undefined, NO_COLOR: '1', ...options.env });
+  const savedCwd = process.cwd();
+  const savedExit = process.exitCode;
+  process.exitCode = undefined;
+  if (options.cwd) process.chdir(options.cwd);
+  let code: number;
+  try {
+    await withCommandStreams(
+      {
+        stdout: { write: (text, done) => ((stdout += text), done(), true) },
+        stderr: { write: (text) => (stderr += text) },
+      },
+      () => loaded.runCommand(args[0]!, args.slice(1)),
+    );
+    code = typeof process.exitCode === 'number' ? process.exitCode : 0;
+  } catch (err) {
+    if (!(err instanceof Errors.ExitError)) throw err;
+    code = err.oclif.exit ?? 1;
+  } finally {
+    process.chdir(savedCwd);
+    process.exitCode = savedExit;
+    applyEnv(savedEnv);
+  }
+  return { code, stdout, stderr };
+}
+
+/** Set (or, for undefined, remove) variables; returns what restores them. */
+function applyEnv(vars: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const before: NodeJS.ProcessEnv = {};
+  for (const [k, v] of Object.entries(vars)) {
+    before[k] = process.env[k];
+    if (v === undefined) delete process.env[k];
+    else process.env[k] = v;
+  }
+  return before;
+}
+
+/** Run the built `devboy` binary in a subprocess. */
+export function runCliProcess(args: string[], options: CliOptions = {}): Promise<CliResult> {
   return new Promise((resolvePromise, reject) => {
     const child = spawn(process.execPath, [resolve(REPO_ROOT, 'bin', 'run.js'), ...args], {
       cwd: options.cwd ?? REPO_ROOT,
       // A DEVBOY_CORPUS of the person running the tests must not change what the tests read.
-      env: { ...withoutCorpus(process.env), NO_COLOR: '1', ...options.env },
+      env: withoutUndefined({ ...process.env, DEVBOY_CORPUS: undefined, NO_COLOR: '1', ...options.env }),
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     let stdout = '';
@@ -27,7 +100,6 @@ export function runCli(args: string[], options: { input?: string; cwd?: string; 
   });
 }
 
-function withoutCorpus(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  const { DEVBOY_CORPUS: _ignored, ...rest } = env;
-  return rest;
+function withoutUndefined(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined));
 }

@@ -1,5 +1,4 @@
-import type { Comment, Discussion, FileDiff, Issue, MergeRequest } from '../../model/index.js';
-import type { DatasetKind, ModelItem } from '../../providers/types.js';
+import type { Comment, DatasetKind, Discussion, FileDiff, Issue, ItemList, MergeRequest } from '../../model/index.js';
 import { diffLineCounts } from '../../trim/levels.js';
 
 /** What the index calls the items of a kind ("diffs" → "files"). */
@@ -26,18 +25,18 @@ export function itemNoun(kind: DatasetKind | undefined, count: number): string {
  * states for issues and merge requests, paths by directory with +/- for diffs, authors and dates for
  * comments, resolution for threads.
  */
-export function chunkSummary(kind: DatasetKind, items: readonly ModelItem[]): string {
-  if (items.length === 0) return '';
-  switch (kind) {
+export function chunkSummary(list: ItemList): string {
+  if (list.items.length === 0) return '';
+  switch (list.kind) {
     case 'issues':
     case 'merge_requests':
-      return keysAndStates(items as (Issue | MergeRequest)[]);
+      return keysAndStates(list.items);
     case 'diffs':
-      return pathsByDirectory(items as FileDiff[]);
+      return pathsByDirectory(list.items);
     case 'comments':
-      return authorsAndDates(items as Comment[]);
+      return authorsAndDates(list.items);
     case 'discussions':
-      return threads(items as Discussion[]);
+      return threads(list.items);
   }
 }
 

@@ -1,5 +1,4 @@
-import type { Comment, Discussion, FileDiff, Issue, MergeRequest } from '../../model/index.js';
-import type { DatasetKind, ModelItem } from '../../providers/types.js';
+import { kindedItems, type ItemList, type KindedItem } from '../../model/index.js';
 import { diffLineCounts } from '../../trim/levels.js';
 import { fileTypeWeight } from './file-type.js';
 
@@ -13,7 +12,7 @@ export type StrategyName = (typeof STRATEGY_NAMES)[number];
 export interface Strategy {
   name: StrategyName;
   /** Value of each item, in (0, 1], for the items in the order given. */
-  itemValues(items: readonly ModelItem[], kind: DatasetKind): number[];
+  itemValues(list: ItemList): number[];
   /** Value of each line of a long text, for cutting it at line boundaries. */
   lineValues(lines: readonly string[]): number[];
   /** `head`: a cut keeps the first lines (readable as a text); `anywhere`: any lines (head, tail, error lines). */
@@ -44,41 +43,41 @@ function normalize(values: number[]): number[] {
 }
 
 /** When an item last said something: what "newest" means for cascading. */
-function timeOf(item: ModelItem, kind: DatasetKind): string | undefined {
-  switch (kind) {
+function timeOf(entry: KindedItem): string | undefined {
+  switch (entry.kind) {
     case 'discussions': {
-      const comments = (item as Discussion).comments;
-      return comments.at(-1)?.created_at ?? comments.at(-1)?.updated_at;
+      const last = entry.item.comments.at(-1);
+      return last?.created_at ?? last?.updated_at;
     }
     case 'comments':
-      return (item as Comment).created_at;
+      return entry.item.created_at;
     case 'issues':
     case 'merge_requests':
-      return (item as Issue | MergeRequest).updated_at ?? (item as Issue | MergeRequest).created_at;
-    default:
+      return entry.item.updated_at ?? entry.item.created_at;
+    case 'diffs':
       return undefined;
   }
 }
 
 /** Text an item shows a reader, for spotting error lines. */
-function itemText(item: ModelItem, kind: DatasetKind): string {
-  switch (kind) {
+function itemText(entry: KindedItem): string {
+  switch (entry.kind) {
     case 'issues':
     case 'merge_requests':
-      return `${(item as Issue).title}\n${(item as Issue).description ?? ''}`;
+      return `${entry.item.title}\n${entry.item.description ?? ''}`;
     case 'diffs':
-      return (item as FileDiff).diff;
+      return entry.item.diff;
     case 'comments':
-      return (item as Comment).body;
+      return entry.item.body;
     case 'discussions':
-      return (item as Discussion).comments.map((c) => c.body).join('\n');
+      return entry.item.comments.map((c) => c.body).join('\n');
   }
 }
 
 const elementCount: Strategy = {
   name: 'element_count',
   order: 'as listed',
-  itemValues: (items) => items.map((_, i) => (items.length === 1 ? 1 : 1 - (0.7 * i) / (items.length - 1))),
+  itemValues: ({ items }) => items.map((_, i) => (items.length === 1 ? 1 : 1 - (0.7 * i) / (items.length - 1))),
   lineValues: (lines) => headFirst(lines.length),
   cut: 'head',
 };
@@ -87,16 +86,16 @@ const BETA = 0.95;
 const cascading: Strategy = {
   name: 'cascading',
   order: 'newest first',
-  itemValues: (items, kind) => {
+  itemValues: (list) => {
     // Chronological rank from timestamps when every item has one (GitLab lists notes newest first); else the list order.
-    const times = items.map((it) => timeOf(it, kind));
+    const times = kindedItems(list).map(timeOf);
     const byTime = times.every((t) => t !== undefined && !Number.isNaN(Date.parse(t)));
-    const rank = items.map((_, i) => i);
+    const rank = list.items.map((_, i) => i);
     if (byTime) {
       const order = rank.slice().sort((a, b) => Date.parse(times[a]!) - Date.parse(times[b]!) || a - b);
       order.forEach((itemIndex, r) => (rank[itemIndex] = r));
     }
-    return rank.map((r) => BETA ** (items.length - 1 - r));
+    return rank.map((r) => BETA ** (list.items.length - 1 - r));
   },
   lineValues: (lines) => headFirst(lines.length),
   cut: 'head',
@@ -105,13 +104,12 @@ const cascading: Strategy = {
 const sizeProportional: Strategy = {
   name: 'size_proportional',
   order: 'by file type and size, lock files last',
-  itemValues: (items, kind) =>
+  itemValues: (list) =>
     normalize(
-      items.map((it) => {
-        if (kind !== 'diffs') return JSON.stringify(it).length;
-        const d = it as FileDiff;
-        const { additions, deletions } = diffLineCounts(d);
-        return fileTypeWeight(d.file_path) * (additions + deletions + 1);
+      kindedItems(list).map((entry) => {
+        if (entry.kind !== 'diffs') return JSON.stringify(entry.item).length;
+        const { additions, deletions } = diffLineCounts(entry.item);
+        return fileTypeWeight(entry.item.file_path) * (additions + deletions + 1);
       }),
     ),
   lineValues: (lines) => headFirst(lines.length),
@@ -121,7 +119,7 @@ const sizeProportional: Strategy = {
 const threadLevel: Strategy = {
   name: 'thread_level',
   order: 'unresolved threads first',
-  itemValues: (items, kind) => items.map((it) => (kind === 'discussions' && (it as Discussion).resolved ? 0.3 : 1)),
+  itemValues: (list) => kindedItems(list).map((entry) => (entry.kind === 'discussions' && entry.item.resolved ? 0.3 : 1)),
   lineValues: (lines) => headFirst(lines.length),
   cut: 'head',
 };
@@ -129,7 +127,7 @@ const threadLevel: Strategy = {
 const headTail: Strategy = {
   name: 'head_tail',
   order: 'tail and errors first, then head',
-  itemValues: (items, kind) => normalize(headAndTail(items.map((it) => itemText(it, kind)))),
+  itemValues: (list) => normalize(headAndTail(kindedItems(list).map(itemText))),
   lineValues: (lines) => headAndTail(lines),
   cut: 'anywhere',
 };
@@ -137,7 +135,7 @@ const headTail: Strategy = {
 const uniform: Strategy = {
   name: 'default',
   order: 'as listed',
-  itemValues: (items) => items.map(() => 1),
+  itemValues: ({ items }) => items.map(() => 1),
   lineValues: (lines) => headFirst(lines.length),
   cut: 'head',
 };

@@ -1,4 +1,4 @@
-import type { DatasetKind } from '../../providers/types.js';
+import type { DatasetKind } from '../../model/index.js';
 import type { ItemPlan } from './item-plan.js';
 import type { TrimNode } from './trim-tree.js';
 

@@ -1,5 +1,5 @@
 import type { JsonObject, JsonValue } from '../../json/types.js';
-import type { DatasetKind, ModelItem } from '../../providers/types.js';
+import type { DatasetKind, KindedItem } from '../../model/index.js';
 import { itemAtLevel } from '../../trim/levels.js';
 import type { Strategy } from '../strategies/strategy.js';
 import { commentsCutMarker, cutMarker, lineBlocks, renderCut, type LineRange } from './text-cut.js';
@@ -57,16 +57,15 @@ const UPGRADE_LEVELS = ['standard', 'full'] as const;
  * piece alone); the budget loop checks the real count of what it renders.
  */
 export function planItem(
-  kind: DatasetKind,
-  item: ModelItem,
+  entry: KindedItem,
   index: number,
   value: number,
   strategy: Strategy,
   tokens: ValueTokens,
   textTokens: TextTokens,
 ): ItemPlan {
-  const minimal = itemAtLevel(kind, item, 'minimal');
-  const levels = UPGRADE_LEVELS.map((level) => planLevel(kind, itemAtLevel(kind, item, level), level, strategy, tokens, textTokens));
+  const minimal = itemAtLevel(entry, 'minimal');
+  const levels = UPGRADE_LEVELS.map((level) => planLevel(entry.kind, itemAtLevel(entry, level), level, strategy, tokens, textTokens));
   return { index, value, minimal, minimalTokens: tokens(minimal), levels };
 }
 

@@ -1,0 +1,87 @@
+import type { FormatName } from '../formats/types.js';
+import {
+  buildFormatMetadata,
+  combineSavings,
+  roundFraction,
+  savingAgainst,
+  SAVINGS_BASELINES,
+  type SavingsBaseline,
+} from '../metadata/format-metadata.js';
+import type { Dataset } from '../model/index.js';
+import type { TokenizerName } from '../tokens/types.js';
+import type { Level } from '../trim/levels.js';
+import type { Encoded } from './measure.js';
+import type { BenchmarkRow } from './schema.js';
+
+/** Everything one row is derived from: what was measured, never recomputed here. */
+export interface RowFacts {
+  dataset: Dataset;
+  /** Compact JSON bytes of the dataset's provider items. */
+  rawBytes: number;
+  level: Level;
+  format: FormatName;
+  encoded: Pick<Encoded, 'bytes' | 'lossless' | 'reason' | 'encode' | 'decode'>;
+  tokenizer: TokenizerName;
+  tokens: number;
+  /** Tokens of the same items in each baseline encoding, same level and tokenizer. */
+  baselineTokens: Record<SavingsBaseline, number>;
+  pages: number;
+  savingsBaseline: SavingsBaseline;
+  /** From a replayed session; 0 without one. */
+  dedup: number;
+}
+
+/** One benchmark row and its FormatMetadata, from measured facts alone (pure: tests plant values). */
+export function buildRow(f: RowFacts): BenchmarkRow {
+  const { dataset: ds, encoded: e } = f;
+  const vs = Object.fromEntries(SAVINGS_BASELINES.map((b) => [b, savingAgainst(f.tokens, f.baselineTokens[b])])) as Record<
+    SavingsBaseline,
+    number
+  >;
+  const encoder = vs[f.savingsBaseline];
+  const items = ds.result.items.length;
+  return {
+    provider: ds.provider,
+    project: ds.project,
+    dataset: ds.kind,
+    label: ds.label,
+    level: f.level,
+    format: f.format,
+    tokenizer: f.tokenizer,
+    tokens: f.tokens,
+    bytes: e.bytes,
+    pages: f.pages,
+    encode_ms: e.encode.median_ms,
+    decode_ms: e.decode.median_ms,
+    encode_spread_ms: [e.encode.min_ms, e.encode.max_ms],
+    decode_spread_ms: [e.decode.min_ms, e.decode.max_ms],
+    lossless: e.lossless,
+    ...(e.reason !== undefined ? { lossless_reason: e.reason } : {}),
+    savings: {
+      baseline: f.savingsBaseline,
+      baseline_tokens: f.baselineTokens[f.savingsBaseline],
+      encoder: roundFraction(encoder),
+      dedup: roundFraction(f.dedup),
+      combined: roundFraction(combineSavings(f.dedup, encoder)),
+      vs: Object.fromEntries(Object.entries(vs).map(([k, v]) => [k, roundFraction(v as number)])) as Record<SavingsBaseline, number>,
+    },
+    // A benchmark row is the whole list in one piece: nothing trimmed, every item included.
+    metadata: buildFormatMetadata({
+      outputBytes: e.bytes,
+      tokens: f.tokens,
+      format: f.format,
+      tokenizer: f.tokenizer,
+      rawBytes: f.rawBytes,
+      truncated: false,
+      totalItems: items,
+      includedItems: items,
+      totalChunks: f.pages,
+      chunkNumber: 1,
+      ...(ds.result.pagination ? { pagination: ds.result.pagination } : {}),
+      ...(ds.result.sort_info ? { sort: ds.result.sort_info } : {}),
+      baseline: f.savingsBaseline,
+      baselineTokens: f.baselineTokens[f.savingsBaseline],
+      dedup: f.dedup,
+    }),
+  };
+}

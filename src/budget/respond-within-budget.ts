@@ -1,0 +1,239 @@
+import { DataError, UsageError } from '../errors.js';
+import type { Format } from '../formats/types.js';
+import type { JsonValue } from '../json/types.js';
+import { baselineText, buildFormatMetadata, type FormatMetadata, type SavingsBaseline } from '../metadata/format-metadata.js';
+import { itemAt, itemsOf, subList, type Dataset, type ItemList, type Pagination, type SortInfo } from '../model/index.js';
+import type { Tokenizer } from '../tokens/types.js';
+import { itemAtLevel, itemsAtLevel } from '../trim/levels.js';
+import type { AlgorithmName } from './algorithms/choose.js';
+import { chunkIndexText, DEFAULT_HINT, withIndex, type ChunkRange, type IndexForm, type IndexSpec } from './chunks/index-text.js';
+import { packChunks } from './chunks/pack.js';
+import { chunkSummary, itemNoun } from './chunks/summary.js';
+import { providerJsonOf } from './metadata.js';
+import { readingOrder, STRATEGIES, type StrategyName } from './strategies/strategy.js';
+import { resolveStrategy } from './strategies/resolver.js';
+import { planItem } from './tree/item-plan.js';
+import type { RenderedItem } from './tree/render-selection.js';
+import { trimChunk } from './trim-chunk.js';
+
+/** Model items with their kind, and what the provider said about them. */
+export type BudgetInput = ItemList & {
+  /** The provider's own JSON for the items, when known: for raw_chars and the savings baseline. */
+  raw?: readonly JsonValue[];
+  /** raw[i] is items[i] as the provider sent it (false for GitHub review threads, built from comments). */
+  rawAligned?: boolean;
+  pagination?: Pagination;
+  sort?: SortInfo;
+};
+
+/** A dataset as the pipeline's input: its model items, with the provider's raw items for the baseline. */
+export function datasetBudgetInput(d: Dataset): BudgetInput {
+  return {
+    ...itemsOf(d),
+    raw: d.raw,
+    rawAligned: d.raw.length === d.result.items.length,
+    ...(d.result.pagination ? { pagination: d.result.pagination } : {}),
+    ...(d.result.sort_info ? { sort: d.result.sort_info } : {}),
+  };
+}
+
+export interface BudgetOptions {
+  format: Format;
+  tokenizer: Tokenizer;
+  /** Tokens the response may take under `tokenizer`; absent: no limit. */
+  budget?: number;
+  /** Default: the built-in strategy for the kind. */
+  strategy?: StrategyName;
+  /** 1-based chunk to return. */
+  chunk?: number;
+  count?: (text: string) => number;
+  /** The line telling the agent how to ask for another chunk. */
+  hint?: string;
+  baseline?: SavingsBaseline;
+  /** Force one trimming algorithm (benchmarks, tests); default: chosen by tree size. */
+  algorithm?: AlgorithmName;
+}
+
+export interface BudgetResult {
+  content: string;
+  metadata: FormatMetadata;
+  strategy: StrategyName;
+  /** Item positions (in the list as given) in this response, in the order they appear. */
+  included: number[];
+  /** Detail each included item kept, in the same order. */
+  levels: { level: 'full' | 'standard' | 'minimal'; cut: boolean }[];
+  /** Items of this response at each detail level, and how many had a text cut. */
+  detail: { full: number; standard: number; minimal: number; cut: number };
+  chunks: ChunkRange[];
+  indexForm?: IndexForm;
+  algorithm?: AlgorithmName;
+}
+
+/**
+ * devboy format's pipeline: the items encoded in `format`; when that is over the budget, the
+ * chunk of the strategy's reading order that was asked for, trimmed to fit, with the chunk index.
+ * Every response it returns is within the budget under the tokenizer it was given, counted on the
+ * exact text returned; when not even one item fits, it throws a DataError and returns nothing.
+ */
+export function respondWithinBudget(input: BudgetInput, options: BudgetOptions): BudgetResult {
+  const { kind, items } = input;
+  const list: ItemList = input;
+  const { format, tokenizer } = options;
+  const count = options.count ?? ((t: string) => tokenizer.count(t));
+  const strategyName = options.strategy ?? resolveStrategy(kind).strategy;
+  const strategy = STRATEGIES[strategyName];
+  const chunkNumber = options.chunk ?? 1;
+  const baseline = options.baseline ?? 'json_compact';
+  const fullValues: JsonValue[] = itemsAtLevel(list, 'full');
+  const preTrim = format.encode(fullValues);
+  const preTrimTokens = count(preTrim);
+  const rawValues = input.raw ?? fullValues;
+  // The baseline is the included items as the provider sent them, so a chunk is never credited with
+  // the items it leaves to other chunks. This path has no dedup: combined = encoder.
+  const facts = {
+    format: format.name,
+    tokenizer: tokenizer.name,
+    rawBytes: Buffer.byteLength(JSON.stringify(rawValues)),
+    preTrimBytes: Buffer.byteLength(preTrim),
+    totalItems: items.length,
+    ...(input.pagination ? { pagination: input.pagination } : {}),
+    ...(input.sort ? { sort: input.sort } : {}),
+    baseline,
+  };
+  const rawOf = providerJsonOf(input, fullValues);
+  const baselineOf = (indexes: readonly number[]) => count(baselineText(rawOf(indexes), baseline));
+
+  if (options.budget === undefined || preTrimTokens <= options.budget || items.length === 0) {
+    if (chunkNumber !== 1) throw new UsageError(`no chunk ${chunkNumber}: the response fits in one (1 chunk)`);
+    const all = items.map((_, i) => i);
+    return {
+      content: preTrim,
+      metadata: buildFormatMetadata({
+        ...facts,
+        outputBytes: Buffer.byteLength(preTrim),
+        tokens: preTrimTokens,
+        truncated: false,
+        includedItems: items.length,
+        totalChunks: 1,
+        chunkNumber: 1,
+        baselineTokens: baselineOf(all),
+      }),
+      strategy: strategyName,
+      included: all,
+      levels: all.map(() => ({ level: 'full', cut: false })),
+      detail: { full: items.length, standard: 0, minimal: 0, cut: 0 },
+      chunks: [{ offset: 0, limit: items.length }],
+    };
+  }
+  const budget = options.budget;
+
+  const values = strategy.itemValues(list);
+  const order = readingOrder(values);
+  const minimal = order.map((i) => itemAtLevel(itemAt(list, i), 'minimal'));
+  const spec: IndexSpec = {
+    total: items.length,
+    noun: (n) => itemNoun(kind, n),
+    order: strategy.order,
+    hint: options.hint ?? DEFAULT_HINT,
+    summary: (c) => chunkSummary(subList(list, order.slice(c.offset, c.offset + c.limit))),
+  };
+  const note = (detail: BudgetResult['detail']) => trimNote(detail, budget, tokenizer.name, items.length);
+  const indexFor = (chunks: readonly ChunkRange[], current: number, form: IndexForm) =>
+    chunks.length <= 1 ? note({ full: 0, standard: 0, minimal: items.length, cut: 0 }) : chunkIndexText(chunks, current, spec, form);
+  const packed = packChunks({
+    count: order.length,
+    sizes: minimal.map((m) => Buffer.byteLength(JSON.stringify(m))),
+    render: (from, to) => format.encode(minimal.slice(from, to)),
+    index: indexFor,
+    budget,
+    tokens: count,
+    check: 'response',
+    mustFit: true,
+  });
+  const nothingFits = (what: string) => new DataError(`nothing fits in ${budget} ${tokenizer.name} tokens: ${what} (raise --budget)`);
+  if (packed.oversized.length > 0) {
+    const o = packed.oversized[0]!;
+    const index = count(
+      chunkIndexText(
+        packed.chunks,
+        packed.chunks.findIndex((c) => c.offset === o.item),
+        spec,
+        packed.form ?? 'brief',
+      ),
+    );
+    throw nothingFits(
+      `${itemNoun(kind, 1)} ${o.item + 1} of the reading order alone at minimal detail takes ${o.tokens} tokens and the chunk index ${index} more`,
+    );
+  }
+  const chunks = packed.chunks;
+  if (!Number.isInteger(chunkNumber) || chunkNumber < 1 || chunkNumber > chunks.length) {
+    throw new UsageError(
+      `no chunk ${chunkNumber}: the response has ${chunks.length} chunk${chunks.length === 1 ? '' : 's'} at a budget of ${budget} ${tokenizer.name} tokens`,
+    );
+  }
+  const here = chunks[chunkNumber - 1]!;
+  const members = order.slice(here.offset, here.offset + here.limit);
+  const valueTokens = emptyAware(format, count);
+  const textTokens = (text: string) => Math.max(1, count(JSON.stringify(text)) - 2);
+  const plans = members.map((i) => planItem(itemAt(list, i), i, values[i]!, strategy, valueTokens, textTokens));
+  const single = chunks.length === 1;
+  const index = single ? '' : chunkIndexText(chunks, chunkNumber - 1, spec, packed.form ?? 'elided');
+  const trimmed = trimChunk({
+    kind,
+    plans,
+    format,
+    budget,
+    count,
+    respond: (rendered, content) => withIndex(content, single ? note(detailOf(rendered)) : index),
+    ...(options.algorithm ? { algorithm: options.algorithm } : {}),
+  });
+  if (!trimmed) throw nothingFits(`chunk ${chunkNumber} at minimal detail with its index is over`);
+  const detail = detailOf(trimmed.items);
+  const included = trimmed.items.map((r) => r.index);
+  return {
+    content: trimmed.text,
+    metadata: buildFormatMetadata({
+      ...facts,
+      outputBytes: Buffer.byteLength(trimmed.text),
+      tokens: trimmed.tokens,
+      truncated: true,
+      includedItems: included.length,
+      totalChunks: chunks.length,
+      chunkNumber,
+      baselineTokens: baselineOf(included),
+    }),
+    strategy: strategyName,
+    included,
+    levels: trimmed.items.map((r) => ({ level: r.level, cut: r.cut })),
+    detail,
+    chunks,
+    ...(single ? {} : { indexForm: packed.form ?? 'elided' }),
+    ...(trimmed.algorithm ? { algorithm: trimmed.algorithm } : {}),
+  };
+}
+
+function detailOf(items: readonly RenderedItem[]): BudgetResult['detail'] {
+  const d = { full: 0, standard: 0, minimal: 0, cut: 0 };
+  for (const i of items) {
+    d[i.level]++;
+    if (i.cut) d.cut++;
+  }
+  return d;
+}
+
+/** The line a trimmed response that is not chunked ends with: what was shortened, and how to get the rest. */
+function trimNote(d: BudgetResult['detail'], budget: number, tokenizer: string, total: number): string {
+  const parts = [
+    d.full > 0 ? `${d.full} at full detail` : '',
+    d.standard > 0 ? `${d.standard} standard` : '',
+    d.minimal > 0 ? `${d.minimal} minimal` : '',
+  ].filter(Boolean);
+  const cut = d.cut > 0 ? `, ${d.cut} with text cut` : '';
+  return `[trimmed to fit ${budget} ${tokenizer} tokens: ${total} items, ${parts.join(', ')}${cut}; ask for one item to read all of it]`;
+}
+
+/** Tokens one value adds to a list in `format`: a one-item list less an empty one. */
+function emptyAware(format: Format, count: (text: string) => number): (value: JsonValue) => number {
+  const empty = count(format.encode([]));
+  return (value) => Math.max(1, count(format.encode([value])) - empty);
+}

@@ -1,0 +1,185 @@
+import type { Octokit } from '@octokit/rest';
+import { createTransport, type Transport } from '../../http/transport.js';
+import type { JsonValue } from '../../json/types.js';
+import { guardCall, providerError, readShape, type FailureContext } from '../failure.js';
+import { asArray, asObject } from '../json-read.js';
+import { parseLinkHeader } from '../link-header.js';
+import type { ModelItem } from '../../model/index.js';
+import type { CallResult, ClientOptions, EndpointCall, PagingPolicy, ProviderClient } from '../types.js';
+import { githubSortInfo } from './endpoints.js';
+import { githubComment, githubFile, githubIssue, githubPull, githubReviewThreads, isPullRequestItem } from './normalize.js';
+import { githubPagination, type GithubPage } from './pagination.js';
+import { github } from './provider.js';
+
+const SILENT = { debug() {}, info() {}, warn() {}, error() {} };
+
+/**
+ * Octokit, loaded only when GitHub is used: it is the heaviest module devboy has. `apiUrl` is the
+ * API root: https://api.github.com, https://HOST/api/v3 for Enterprise, or a replay server.
+ */
+export async function openGithubClient(options: ClientOptions): Promise<ProviderClient> {
+  const transport = createTransport(options.http, options.hooks);
+  const { Octokit } = await import('@octokit/rest');
+  const octokit = new Octokit({
+    baseUrl: options.apiUrl.replace(/\/+$/, ''),
+    ...(options.token ? { auth: options.token } : {}),
+    userAgent: 'devboy',
+    log: SILENT,
+    request: { fetch: transport.fetch },
+  });
+  const ctx: FailureContext = {
+    provider: github,
+    tokenGiven: Boolean(options.token),
+    secrets: [options.token],
+  };
+  return { provider: 'github', transport, run: (call, paging) => runCall(octokit, transport, ctx, call, paging) };
+}
+
+type Response = { data: unknown; headers: Record<string, string | number | undefined> };
+
+interface ListShape {
+  /** Search wraps its items: `{total_count, items}`. */
+  envelope?: boolean;
+  skipPullRequests?: boolean;
+  toItems: (raw: JsonValue[]) => ModelItem[];
+  what: string;
+}
+
+async function runCall(
+  octokit: Octokit,
+  transport: Transport,
+  ctx: FailureContext,
+  call: EndpointCall,
+  paging: PagingPolicy,
+): Promise<CallResult> {
+  const { owner = '', repo = '', issue_number, pull_number, ...query } = call.params;
+  const repoMissing = `no such repository ${owner}/${repo} on GitHub, or the token cannot see it`;
+  const q = query as object;
+  const base = { owner, repo };
+  const list = (first: () => Promise<Response>, shape: ListShape, notFound = repoMissing) =>
+    collect(octokit, transport, ctx, call, paging, first, shape, notFound);
+  const each =
+    <T extends ModelItem>(normalize: (v: JsonValue) => T) =>
+    (raw: JsonValue[]) =>
+      raw.map(normalize);
+  switch (call.endpoint) {
+    case 'issues':
+      return list(() => octokit.rest.issues.listForRepo({ ...base, ...q }), {
+        what: 'issues',
+        skipPullRequests: true,
+        toItems: each(githubIssue),
+      });
+    case 'search_issues':
+      return list(
+        () => octokit.request('GET /search/issues', { ...(q as { q: string }) }),
+        { what: 'search results', envelope: true, skipPullRequests: true, toItems: each(githubIssue) },
+        'GitHub search is not available here',
+      );
+    case 'pulls':
+      return list(() => octokit.rest.pulls.list({ ...base, ...q }), { what: 'pull requests', toItems: each(githubPull) });
+    case 'pull_files':
+      return list(
+        () => octokit.rest.pulls.listFiles({ ...base, pull_number: Number(pull_number), ...q }),
+        { what: 'pull request files', toItems: each(githubFile) },
+        `no pull request #${pull_number} in ${owner}/${repo} on GitHub`,
+      );
+    case 'issue_comments':
+      return list(
+        () => octokit.rest.issues.listComments({ ...base, issue_number: Number(issue_number), ...q }),
+        { what: 'issue comments', toItems: each(githubComment) },
+        `no issue #${issue_number} in ${owner}/${repo} on GitHub`,
+      );
+    case 'repo_issue_comments':
+      return list(() => octokit.rest.issues.listCommentsForRepo({ ...base, ...q }), {
+        what: 'issue comments',
+        toItems: each(githubComment),
+      });
+    case 'review_comments':
+      return list(
+        () => octokit.rest.pulls.listReviewComments({ ...base, pull_number: Number(pull_number), ...q }),
+        { what: 'review comments', toItems: githubReviewThreads },
+        `no pull request #${pull_number} in ${owner}/${repo} on GitHub`,
+      );
+    case 'repo_review_comments':
+      return list(() => octokit.rest.pulls.listReviewCommentsForRepo({ ...base, ...q }), {
+        what: 'review comments',
+        toItems: githubReviewThreads,
+      });
+    case 'issue':
+      return single(
+        transport,
+        ctx,
+        () => octokit.rest.issues.get({ ...base, issue_number: Number(issue_number) }),
+        `no issue #${issue_number} in ${owner}/${repo} on GitHub`,
+        (v) => (isPullRequestItem(v) ? [] : [githubIssue(v)]),
+      );
+    case 'pull':
+      return single(
+        transport,
+        ctx,
+        () => octokit.rest.pulls.get({ ...base, pull_number: Number(pull_number) }),
+        `no pull request #${pull_number} in ${owner}/${repo} on GitHub`,
+        (v) => [githubPull(v)],
+      );
+    default:
+      throw new Error(`unknown GitHub endpoint ${call.endpoint}`);
+  }
+}
+
+async function collect(
+  octokit: Octokit,
+  transport: Transport,
+  ctx: FailureContext,
+  call: EndpointCall,
+  paging: PagingPolicy,
+  first: () => Promise<Response>,
+  shape: ListShape,
+  notFound: string,
+): Promise<CallResult> {
+  const pages: GithubPage[] = [];
+  const raw: JsonValue[] = [];
+  const requests: string[] = [];
+  let totalCount: number | undefined;
+  let kept = 0;
+  let fetchPage = first;
+  for (;;) {
+    const response = await guardCall(ctx, transport, notFound, fetchPage);
+    const exchange = transport.journal.at(-1)!;
+    requests.push(exchange.recordedUrl ?? exchange.url);
+    const link = typeof response.headers['link'] === 'string' ? response.headers['link'] : undefined;
+    let items: JsonValue[];
+    try {
+      if (shape.envelope) {
+        const body = asObject(response.data, 'the search result');
+        items = asArray(body['items'], 'the search result items');
+        if (typeof body['total_count'] === 'number') totalCount = body['total_count'];
+      } else items = asArray(response.data, `the list of ${shape.what}`);
+    } catch (err) {
+      throw providerError(ctx, transport, notFound, err);
+    }
+    pages.push({ url: exchange.url, link, count: items.length });
+    const keptItems = shape.skipPullRequests ? items.filter((v) => !isPullRequestItem(v)) : items;
+    raw.push(...keptItems);
+    kept += keptItems.length;
+    const next = parseLinkHeader(link)['next'];
+    if (!next || pages.length >= paging.maxPages || kept >= paging.maxItems || !paging.canFetch(next)) break;
+    fetchPage = () => octokit.request({ method: 'GET', url: next });
+  }
+  const items = readShape(ctx, transport, () => shape.toItems(raw));
+  const sort = githubSortInfo(call.endpoint, call.params);
+  return { items, raw, pagination: githubPagination(pages, totalCount), ...(sort ? { sort_info: sort } : {}), requests };
+}
+
+async function single(
+  transport: Transport,
+  ctx: FailureContext,
+  get: () => Promise<Response>,
+  notFound: string,
+  toItems: (v: JsonValue) => ModelItem[],
+): Promise<CallResult> {
+  const response = await guardCall(ctx, transport, notFound, get);
+  const exchange = transport.journal.at(-1)!;
+  const value = response.data as JsonValue;
+  const items = readShape(ctx, transport, () => toItems(value));
+  return { items, raw: items.length > 0 ? [value] : [], requests: [exchange.recordedUrl ?? exchange.url] };
+}

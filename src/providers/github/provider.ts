@@ -1,0 +1,37 @@
+import { pick, validUrl } from '../credentials.js';
+import { atMostOne, envelopeOf, headerOf, type ProviderModule } from '../provider-module.js';
+import { repoProjectName, repoSource } from '../live-plan.js';
+import { classifyGithub, githubSortInfo } from './endpoints.js';
+import { githubLivePlan } from './live-plan.js';
+import { githubPagination } from './pagination.js';
+import { GITHUB_SHAPES } from './shapes.js';
+
+export const github: ProviderModule = {
+  name: 'github',
+  display: 'GitHub',
+  authHint: 'GITHUB_TOKEN (or --token)',
+  // GITHUB_TOKEN (or GH_TOKEN); GITHUB_API_URL for Enterprise. Public data is readable without a token.
+  credentials: (options, env) => {
+    const token = pick(options.token, env['GITHUB_TOKEN'], env['GH_TOKEN']);
+    return {
+      apiUrl: validUrl(pick(options.host, env['GITHUB_API_URL']) ?? 'https://api.github.com', 'GITHUB_API_URL'),
+      ...(token ? { token } : {}),
+    };
+  },
+  projectName: repoProjectName,
+  sourceRepo: repoSource,
+  classify: atMostOne(classifyGithub),
+  responseMeta: (call, { url, headers, body, count }) => {
+    if (call.single) return {};
+    const envelope = envelopeOf(body);
+    const pagination = githubPagination(
+      [{ url, link: headerOf(headers, 'link'), count: Array.isArray(body) ? body.length : count }],
+      typeof envelope?.['total_count'] === 'number' ? envelope['total_count'] : undefined,
+    );
+    const sort = githubSortInfo(call.endpoint, call.params);
+    return { pagination, ...(sort ? { sort } : {}) };
+  },
+  itemShapes: () => GITHUB_SHAPES,
+  openClient: async (options) => (await import('./client.js')).openGithubClient(options),
+  runLivePlan: githubLivePlan,
+};

@@ -1,0 +1,46 @@
+import { each, has, str, type ItemShape } from '../item-shape.js';
+import { githubComment, githubFile, githubIssue, githubPull, githubReviewThreads } from './normalize.js';
+
+/** GitHub payloads, by the fields only they have: `head`/`base`, `user`, `filename`, `diff_hunk`. */
+export const GITHUB_SHAPES: readonly ItemShape[] = [
+  {
+    name: 'GitHub pull requests',
+    provider: 'github',
+    kind: 'merge_requests',
+    aligned: true,
+    normalize: each(githubPull),
+    test: (o) => has(o, 'number', 'head', 'base'),
+  },
+  {
+    name: 'GitHub issues',
+    provider: 'github',
+    kind: 'issues',
+    aligned: true,
+    normalize: each(githubIssue),
+    test: (o) => has(o, 'number', 'title') && (has(o, 'user') || has(o, 'html_url')),
+  },
+  {
+    name: 'GitHub pull request files',
+    provider: 'github',
+    kind: 'diffs',
+    aligned: true,
+    normalize: each(githubFile),
+    test: (o) => str(o, 'filename') && (has(o, 'status') || has(o, 'sha')),
+  },
+  {
+    name: 'GitHub review comments',
+    provider: 'github',
+    kind: 'discussions',
+    aligned: false,
+    normalize: githubReviewThreads,
+    test: (o) => has(o, 'diff_hunk', 'path', 'id'),
+  },
+  {
+    name: 'GitHub issue comments',
+    provider: 'github',
+    kind: 'comments',
+    aligned: true,
+    normalize: each(githubComment),
+    test: (o) => has(o, 'id', 'body', 'user'),
+  },
+];

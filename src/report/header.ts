@@ -1,0 +1,29 @@
+import type { BenchmarkResult } from '../benchmark/schema.js';
+import { EMBEDDED_CORPUS_LABEL } from '../replay/embedded-corpus.js';
+import { int } from './benchmark-summary.js';
+
+/** What every exporter says first: the source, the tokenizers with their implementations, the baseline. */
+export function header(result: BenchmarkResult): string {
+  const src =
+    result.source.kind === 'corpus'
+      ? corpusName(result.source.corpus)
+      : `live ${result.source.provider ?? ''} ${result.source.target ?? ''}`;
+  const tks = result.tokenizers.map((t) => `${t.name} (${t.implementation})`).join('; ');
+  return [
+    `devboy benchmark: ${src.trim()}, ${result.datasets.length} datasets, ${result.rows.length} rows`,
+    `tokenizers: ${tks}`,
+    `savings baseline: ${result.settings.savings_baseline}; budget ${int(result.settings.budget)} tokens; timings: median of ${result.settings.runs} runs${result.settings.session ? `; dedup from session ${result.settings.session}` : '; dedup 0 (no --session)'}`,
+  ].join('\n');
+}
+
+function corpusName(corpus: string | undefined): string {
+  return corpus === EMBEDDED_CORPUS_LABEL ? 'the embedded corpus (corpus/ shipped with devboy)' : `corpus ${corpus ?? ''}`;
+}
+
+export function lossyText(result: BenchmarkResult): string {
+  if (result.lossy.length === 0)
+    return 'Lossless: every format round-tripped every row (decode(encode(x)) equals x, values and key order).';
+  const lines = [`Not lossless: ${result.lossy.length} dataset/level/format cells (all other rows round-tripped):`];
+  for (const l of result.lossy) lines.push(`  ${l.provider} ${l.project} ${l.dataset} ${l.level} ${l.format}: ${l.reason}`);
+  return lines.join('\n');
+}

@@ -1,0 +1,59 @@
+import type { RecordedExchange as Exchange } from '../replay/exchange.js';
+import type { JsonObject, JsonValue } from '../json/types.js';
+import type { TranscriptCall, TranscriptEntry } from './types.js';
+
+/** A tool output as a benchmark or a test has it in hand. */
+export interface ToolOutput {
+  tool: string;
+  output: JsonValue;
+  args?: JsonObject;
+  isError?: boolean;
+}
+
+/** A session of calls, in the given order; repeat an item to model an agent asking again. */
+export function transcriptFromOutputs(outputs: readonly ToolOutput[]): TranscriptCall[] {
+  return outputs.map((o) => ({
+    kind: 'call',
+    tool: o.tool,
+    ...(o.args !== undefined ? { args: o.args } : {}),
+    output: o.output,
+    isError: o.isError === true,
+  }));
+}
+
+/**
+ * One call per recorded HTTP exchange, in the given order: the tool is `METHOD /path`, the args hold
+ * the URL, an HTTP status of 400 or more marks an error. The corpus records some URLs more than once,
+ * so playing it back in order already contains real repeats.
+ */
+export function transcriptFromExchanges(exchanges: readonly Exchange[]): TranscriptCall[] {
+  return exchanges.map((e) => ({
+    kind: 'call',
+    tool: `${e.request.method} ${pathOf(e.request.url)}`,
+    args: { url: e.request.url },
+    output: e.response.body,
+    isError: e.response.status >= 400,
+  }));
+}
+
+function pathOf(url: string): string {
+  try {
+    return new URL(url).pathname;
+  } catch {
+    return url;
+  }
+}
+
+/** The session file devboy reads (docs/session.md): one JSON object per line. */
+export function transcriptJsonl(entries: readonly TranscriptEntry[]): string {
+  return entries
+    .map((e) =>
+      JSON.stringify(
+        e.kind === 'boundary'
+          ? { boundary: e.reason }
+          : { tool: e.tool, ...(e.args !== undefined ? { args: e.args } : {}), output: e.output, ...(e.isError ? { is_error: true } : {}) },
+      ),
+    )
+    .join('\n')
+    .concat(entries.length > 0 ? '\n' : '');
+}

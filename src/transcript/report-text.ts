@@ -1,0 +1,71 @@
+import type { CallReport, TranscriptReport } from './playback.js';
+
+/** The human-readable report: every token figure names its tokenizer, every saving its baseline. */
+export function transcriptReportText(r: TranscriptReport, source: { name: string; kind: string }): string {
+  const tk = r.estimate ? `${r.tokenizer} tokens, an estimate` : `${r.tokenizer} tokens`;
+  const rows = r.per_call.map((c, i) => [
+    String(i + 1),
+    c.line === null ? '-' : String(c.line),
+    clip(c.tool, 28),
+    outcome(c),
+    group(c.tokens),
+    group(c.baseline_tokens),
+  ]);
+  const head = ['#', 'line', 'tool', 'sent as', `tokens`, `baseline`];
+  const widths = head.map((h, col) => Math.max(h.length, ...rows.map((row) => row[col]!.length)));
+  const align = (row: string[]) =>
+    row
+      .map((cell, col) => (col >= 4 ? cell.padStart(widths[col]!) : cell.padEnd(widths[col]!)))
+      .join('  ')
+      .trimEnd();
+  const sentInFull = r.calls - r.hits;
+  const lines = [
+    `session ${source.name} (${source.kind}): ${r.calls} calls, ${r.boundaries} boundar${r.boundaries === 1 ? 'y' : 'ies'}; format ${r.format}; ${tk}; baseline ${r.baseline}`,
+    `ids: ${r.settings.id}; bodies under ${r.settings.min_bytes} bytes get none; last ${r.settings.lru_size} bodies referable`,
+    '',
+    align(head),
+    ...rows.map(align),
+    '',
+    `calls ${r.calls}, hits ${r.hits}, errors ${r.errors} (never deduped), lossy encodings ${r.lossy_calls}${r.lossy_calls > 0 ? ` (${r.format} did not round-trip them; see docs/formats)` : ''}`,
+    `baseline  ${group(r.baseline_tokens).padStart(10)} ${tk} (${r.baseline})`,
+    `received  ${group(r.received_tokens).padStart(10)} ${tk}`,
+    `dedup     ${pct(r.dedup_savings_pct)}  what refs saved minus what refs and ids cost, over the baseline of all calls`,
+    `encoder   ${pct(r.encoder_savings_pct)}  ${r.format} over the ${sentInFull} call${sentInFull === 1 ? '' : 's'} sent in full`,
+    `combined  ${pct(r.combined_savings_pct)}  dedup + (1 - dedup) * encoder (seed 001)`,
+    `measured  ${pct(r.measured_savings_pct)}  1 - received / baseline`,
+    `all savings: ${tk} against ${r.baseline}`,
+  ];
+  if (r.gcf_delta) lines.push('', ...deltaLines(r, tk));
+  return lines.join('\n');
+}
+
+function deltaLines(r: TranscriptReport, tk: string): string[] {
+  const d = r.gcf_delta!;
+  const skipped = Object.entries(d.skipped)
+    .map(([why, n]) => `${n} ${why}`)
+    .join(', ');
+  return [
+    `side by side: ${d.method}`,
+    `  ${d.wire_calls} call${d.wire_calls === 1 ? '' : 's'} sent as delta wires${skipped ? `; the rest as above (${skipped})` : ''}`,
+    `  received ${group(d.received_tokens)} ${tk}, saving ${pct(d.savings_pct).trim()} against ${r.baseline} (dedup + encoder above: ${pct(r.measured_savings_pct).trim()})`,
+    `  rebuilt by the reference decoder: ${d.same_list} same list, ${d.same_set_only} same rows in another order, ${d.different} different`,
+  ];
+}
+
+function outcome(c: CallReport): string {
+  if (c.hit) return `ref ${c.ref}`;
+  if (c.id !== null) return `body ${c.id}`;
+  return `body (${c.plain_reason === 'small' ? 'small' : c.plain_reason === 'error' ? 'error' : 'id taken'})`;
+}
+
+function group(n: number): string {
+  return n.toLocaleString('en-US');
+}
+
+function pct(f: number): string {
+  return `${(f * 100).toFixed(1)}%`.padStart(7);
+}
+
+function clip(s: string, max: number): string {
+  return s.length > max ? `${s.slice(0, max - 1)}…` : s;
+}

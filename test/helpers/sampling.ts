@@ -1,0 +1,16 @@
+/**
+ * The fast suite (`npm test`) checks a fixed, spread-out sample of the corpus-wide grids; the
+ * corpus suite (`npm run test:corpus`, DEVBOY_TEST_CORPUS=full) checks every cell. Same code, same
+ * assertions: only how many cells.
+ */
+export const FULL_CORPUS = process.env.DEVBOY_TEST_CORPUS === 'full';
+
+/** Every `every`-th item starting at `offset` (every item in the corpus suite). */
+export function sample<T>(items: readonly T[], every: number, offset = 0): T[] {
+  return FULL_CORPUS ? [...items] : items.filter((_, i) => i % every === offset % every);
+}
+
+/** The sample's size relative to the whole, for assertions about how much a grid exercised. */
+export function sampleShare(every: number): number {
+  return FULL_CORPUS ? 1 : 1 / every;
+}
