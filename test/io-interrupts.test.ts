@@ -1,8 +1,21 @@
 import assert from 'node:assert/strict';
-import { copyFileSync, createWriteStream, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  createWriteStream,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { removeStaleTemps, STALE_AFTER_MS, tempPathIn } from '../src/io/temp-files.js';
 import { runCli, spawnCli, type CliResult } from './helpers/cli.js';
 
 const root = mkdtempSync(join(tmpdir(), 'devboy-interrupt-'));
@@ -138,5 +151,42 @@ describe('after SIGKILL, which no process can catch, a later write into the same
     assert.equal(later.code, 0, later.stderr);
     assert.deepEqual(temps(dir), [alive], 'the dead process leftover is gone; the live one stays');
     assert.equal(readFileSync(target, 'utf8'), 'previous content\n');
+  });
+});
+
+describe('which leftovers a write removes', () => {
+  it('ended processes of this host and of earlier devboy versions: yes; other hosts, live or fresh ones: no', async () => {
+    const dir = freshDir();
+    const deadPid = 2 ** 22 + 12_345; // above Linux's pid_max: never running
+    const ours = tempPathIn(dir);
+    const dead = ours.replace(`-${process.pid}-`, `-${deadPid}-`);
+    const names = {
+      dead,
+      legacy: join(dir, `.devboy-tmp-${deadPid}-0a1b2c3d-report.json`),
+      otherHost: dead.replace(/\.devboy-tmp-[0-9a-f]{8}-/, (m) =>
+        m === '.devboy-tmp-00000000-' ? '.devboy-tmp-11111111-' : '.devboy-tmp-00000000-',
+      ),
+      mine: ours,
+      parent: ours.replace(`-${process.pid}-`, `-${process.ppid}-`),
+      notOurs: join(dir, '.devboy-tmp-notes.txt'),
+      fresh: ours.replace(`-${process.pid}-`, `-${deadPid + 1}-`),
+    };
+    const old = new Date(Date.now() - 2 * STALE_AFTER_MS);
+    for (const [key, path] of Object.entries(names)) {
+      if (key === 'legacy') mkdirSync(path);
+      else writeFileSync(path, key);
+      if (key !== 'fresh') utimesSync(path, old, old);
+    }
+    await removeStaleTemps(dir);
+    const left = (p: string) => existsSync(p);
+    assert.deepEqual(Object.fromEntries(Object.entries(names).map(([key, path]) => [key, left(path)])), {
+      dead: false,
+      legacy: false,
+      otherHost: true,
+      mine: true,
+      parent: true,
+      notOurs: true,
+      fresh: true,
+    });
   });
 });

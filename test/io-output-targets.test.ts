@@ -21,6 +21,7 @@ import { join } from 'node:path';
 import { after, describe, it, type TestContext } from 'node:test';
 import { DataError } from '../src/errors.js';
 import { writeFileAtomic } from '../src/io/atomic-write.js';
+import { descriptorOf } from '../src/io/output-target.js';
 import { streamConvert } from '../src/stream/stream-convert.js';
 import { runCli } from './helpers/cli.js';
 import { REPO_ROOT } from './helpers/paths.js';
@@ -186,6 +187,26 @@ describe('-o onto a device, FIFO or socket: written directly, never replaced', (
     assert.equal(streamed.code, 0, streamed.stderr);
     assert.equal(streamed.stdout, GCF);
     assert.ok(!readdirSync(dir).includes('-'), 'no file named -');
+  });
+});
+
+describe('names that stand for an open descriptor', () => {
+  it('are recognised by name alone (nothing here opens or stats /dev)', () => {
+    const cases: Array<[string, number | undefined]> = [
+      ['-', 1],
+      ['/dev/stdout', 1],
+      ['/dev/stderr', 2],
+      ['/dev/fd/1', 1],
+      ['/dev/fd/7', 7],
+      ['/proc/self/fd/2', 2],
+      ['/proc/thread-self/fd/3', 3],
+      [`/proc/${process.pid}/fd/4`, 4],
+      [`/proc/${process.pid + 1}/fd/4`, undefined],
+      ['/dev/null', undefined],
+      ['out.json', undefined],
+      ['./-', undefined],
+    ];
+    for (const [path, fd] of cases) assert.equal(descriptorOf(path), fd, path);
   });
 });
 
