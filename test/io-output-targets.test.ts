@@ -21,7 +21,7 @@ import { join } from 'node:path';
 import { after, describe, it, type TestContext } from 'node:test';
 import { DataError } from '../src/errors.js';
 import { writeFileAtomic } from '../src/io/atomic-write.js';
-import { descriptorOf } from '../src/io/output-target.js';
+import { descriptorOf, resolveOutputTarget } from '../src/io/output-target.js';
 import { streamConvert } from '../src/stream/stream-convert.js';
 import { runCli } from './helpers/cli.js';
 import { REPO_ROOT } from './helpers/paths.js';
@@ -207,6 +207,12 @@ describe('names that stand for an open descriptor', () => {
       ['./-', undefined],
     ];
     for (const [path, fd] of cases) assert.equal(descriptorOf(path), fd, path);
+  });
+
+  it('a descriptor that is not open is a one-line error, not a crash', async () => {
+    const err = await resolveOutputTarget('/proc/self/fd/987').catch((e: unknown) => e);
+    assert.ok(err instanceof DataError);
+    assert.equal(err.oneLine(), '/proc/self/fd/987: cannot write: file descriptor 987 is not open');
   });
 });
 

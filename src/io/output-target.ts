@@ -23,11 +23,15 @@ const MAX_SYMLINKS = 40;
 export async function resolveOutputTarget(path: string): Promise<OutputTarget> {
   const fd = descriptorOf(path);
   if (fd !== undefined) {
+    let info: Stats;
     try {
-      fstatSync(fd);
+      info = fstatSync(fd);
     } catch {
       throw new DataError(`cannot write: file descriptor ${fd} is not open`, { file: path });
     }
+    // Not a file, pipe, terminal or socket: one of Node's own (epoll, eventfd), never the shell's.
+    if (!(info.isFile() || info.isFIFO() || info.isCharacterDevice() || info.isSocket()))
+      throw new DataError(`cannot write: file descriptor ${fd} is not an output devboy was given`, { file: path });
     return { kind: 'fd', fd };
   }
   let info: Stats;

@@ -119,6 +119,27 @@ class OwnedStreamSink extends WritableSink {
   }
 }
 
+/** A descriptor the shell opened (`3>>log`, `>(cmd)`): written at its position, and left open. */
+class DescriptorSink extends WritableSink {
+  constructor(
+    private readonly path: string,
+    fd: number,
+  ) {
+    const stream = createWriteStream('', { fd, autoClose: false });
+    // Errors also arrive through write callbacks; without a listener they would crash the process.
+    stream.on('error', () => {});
+    super(stream);
+  }
+
+  protected override async deliver(text: string): Promise<void> {
+    try {
+      await super.deliver(text);
+    } catch (err) {
+      throw writeError(this.path, err);
+    }
+  }
+}
+
 /**
  * Where `-o PATH` output goes, by what PATH names (see OutputTarget): standard output for `-` and
  * `/dev/stdout`, the descriptor itself for `/dev/fd/N`, a direct stream for devices, FIFOs and
@@ -130,8 +151,7 @@ export async function openFileSink(path: string, stdout: NodeJS.WritableStream =
     case 'fd':
       if (target.fd === 1) return new WritableSink(stdout);
       if (target.fd === 2) return new WritableSink(process.stderr);
-      // Not ours to close: the shell opened it.
-      return new WritableSink(createWriteStream('', { fd: target.fd, autoClose: false }));
+      return new DescriptorSink(path, target.fd);
     case 'device':
       try {
         return new OwnedStreamSink((await open(target.path, 'w')).createWriteStream());
