@@ -94,41 +94,19 @@ export class AtomicFileSink extends BufferedSink {
 }
 
 /**
- * A stream devboy opened itself (a device, a FIFO, a socket): written as it goes, and closed at the
- * end so that a reader sees end of file. What was delivered before a failure stays delivered.
+ * A stream behind an `-o` path, written as the output is made; what was delivered before a failure
+ * stays delivered. One devboy opened itself (a device, a FIFO, a socket) is closed at the end, so
+ * that its reader sees end of file; a descriptor the shell opened (`3>>log`, `>(cmd)`) is left open.
  */
-class OwnedStreamSink extends WritableSink {
-  constructor(private readonly owned: Writable) {
-    super(owned);
-    // Errors also arrive through write callbacks; without a listener they would crash the process.
-    owned.on('error', () => {});
-  }
-
-  override async commit(): Promise<void> {
-    await this.flush();
-    if (this.owned.closed) return;
-    await new Promise<void>((resolve) => {
-      this.owned.once('close', () => resolve());
-      // A socket whose peer keeps its half open would never close by itself: all is sent at 'finish'.
-      this.owned.end(() => this.owned.destroy());
-    });
-  }
-
-  override async abort(): Promise<void> {
-    this.owned.destroy();
-  }
-}
-
-/** A descriptor the shell opened (`3>>log`, `>(cmd)`): written at its position, and left open. */
-class DescriptorSink extends WritableSink {
+class PathStreamSink extends WritableSink {
   constructor(
     private readonly path: string,
-    fd: number,
+    private readonly writable: Writable,
+    private readonly owned: boolean,
   ) {
-    const stream = createWriteStream('', { fd, autoClose: false });
+    super(writable);
     // Errors also arrive through write callbacks; without a listener they would crash the process.
-    stream.on('error', () => {});
-    super(stream);
+    writable.on('error', () => {});
   }
 
   protected override async deliver(text: string): Promise<void> {
@@ -137,6 +115,20 @@ class DescriptorSink extends WritableSink {
     } catch (err) {
       throw writeError(this.path, err);
     }
+  }
+
+  override async commit(): Promise<void> {
+    await this.flush();
+    if (!this.owned || this.writable.closed) return;
+    await new Promise<void>((resolve) => {
+      this.writable.once('close', () => resolve());
+      // A socket whose peer keeps its half open would never close by itself: all is sent at 'finish'.
+      this.writable.end(() => this.writable.destroy());
+    });
+  }
+
+  override async abort(): Promise<void> {
+    if (this.owned) this.writable.destroy();
   }
 }
 
@@ -151,15 +143,15 @@ export async function openFileSink(path: string, stdout: NodeJS.WritableStream =
     case 'fd':
       if (target.fd === 1) return new WritableSink(stdout);
       if (target.fd === 2) return new WritableSink(process.stderr);
-      return new DescriptorSink(path, target.fd);
+      return new PathStreamSink(path, createWriteStream('', { fd: target.fd, autoClose: false }), false);
     case 'device':
       try {
-        return new OwnedStreamSink((await open(target.path, 'w')).createWriteStream());
+        return new PathStreamSink(path, (await open(target.path, 'w')).createWriteStream(), true);
       } catch (err) {
         throw writeError(path, err);
       }
     case 'socket':
-      return new OwnedStreamSink(await connectTo(path));
+      return new PathStreamSink(path, await connectTo(path), true);
     case 'file':
       return new AtomicFileSink(await AtomicFile.create(target));
   }
