@@ -7,7 +7,7 @@ import { after, describe, it } from 'node:test';
 import { decodeGeneric } from '@blackwell-systems/gcf';
 import fc from 'fast-check';
 import { DevboyError } from '../src/errors.js';
-import { AtomicFileSink, WritableSink } from '../src/io/text-sink.js';
+import { openFileSink, WritableSink } from '../src/io/text-sink.js';
 import type { JsonObject } from '../src/json/types.js';
 import { rowsFromGcfStream } from '../src/stream/decode-rows.js';
 import { streamRowsToGcf } from '../src/stream/stream-convert.js';
@@ -177,11 +177,11 @@ describe('GCF row streaming: bad input', () => {
 
   it('to a file: written only when complete; a failure leaves no file and no temporary file', async () => {
     const target = join(dir, 'out.gcf');
-    const good = await AtomicFileSink.create(target);
+    const good = await openFileSink(target);
     await streamRowsToGcf({ name: 'ok', stream: Readable.from(['{"a":1}\n']) }, 'ndjson', good);
     assert.equal(readFileSync(target, 'utf8'), 'GCF profile=generic\n## rows [?]{a}\n1\n##! summary counts=1\n');
     writeFileSync(target, 'previous\n');
-    const bad = await AtomicFileSink.create(target);
+    const bad = await openFileSink(target);
     await assert.rejects(streamRowsToGcf({ name: 'bad', stream: Readable.from(['{"a":1}\n', '{"a":\n']) }, 'ndjson', bad));
     assert.equal(readFileSync(target, 'utf8'), 'previous\n');
     assert.deepEqual(

@@ -1,5 +1,6 @@
 import { Command, Errors } from '@oclif/core';
 import { DevboyError, EXIT_DATA, EXIT_USAGE, flatten } from '../errors.js';
+import { removeTempFilesOnInterrupt } from './interrupt-cleanup.js';
 import { commandStreams } from './streams.js';
 
 /**
@@ -7,6 +8,11 @@ import { commandStreams } from './streams.js';
  * and 1 for data or network errors, never a stack trace (set DEVBOY_DEBUG=1 to see one).
  */
 export abstract class DevboyCommand extends Command {
+  protected override async init(): Promise<void> {
+    await super.init();
+    removeTempFilesOnInterrupt();
+  }
+
   protected override async catch(err: Error & { oclif?: { exit?: number } }): Promise<void> {
     if (err instanceof Errors.ExitError) throw err;
     const { message, exitCode } = describeFailure(err);

@@ -1,27 +1,17 @@
-import { randomBytes } from 'node:crypto';
-import { open, rename, unlink } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
-import { DataError } from '../errors.js';
+import { openFileSink } from './text-sink.js';
 
 /**
- * Write a file so that readers see either the old content or the whole new content, never a part:
- * write a temporary file beside it, flush it to disk, then rename it over the target.
+ * Write a whole output to `path` as `-o` means it: a regular file is replaced atomically (readers see
+ * the old content or all of the new, never a part; symlinks are followed and stay links; the file's
+ * mode is kept); standard output, devices, FIFOs and sockets are written directly. See openFileSink.
  */
-export async function writeFileAtomic(path: string, data: string | Uint8Array): Promise<void> {
-  const tmp = join(dirname(path), `.devboy-tmp-${process.pid}-${randomBytes(4).toString('hex')}-${basename(path)}`);
-  let handle;
+export async function writeFileAtomic(path: string, data: string): Promise<void> {
+  const sink = await openFileSink(path);
   try {
-    handle = await open(tmp, 'wx', 0o644);
-    await handle.writeFile(data);
-    await handle.sync();
-    await handle.close();
-    handle = undefined;
-    await rename(tmp, path);
+    sink.write(data);
+    await sink.commit();
   } catch (err) {
-    if (handle) await handle.close().catch(() => {});
-    await unlink(tmp).catch(() => {});
-    const code = (err as NodeJS.ErrnoException).code;
-    const why = code === 'ENOENT' ? 'no such directory' : code === 'EACCES' ? 'permission denied' : (code ?? (err as Error).message);
-    throw new DataError(`cannot write: ${why}`, { file: path }, err);
+    await sink.abort();
+    throw err;
   }
 }

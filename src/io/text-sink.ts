@@ -1,7 +1,9 @@
-import { randomBytes } from 'node:crypto';
-import { open, rename, unlink, type FileHandle } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
-import { DataError } from '../errors.js';
+import { createWriteStream } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { createConnection, type Socket } from 'node:net';
+import type { Writable } from 'node:stream';
+import { AtomicFile } from './atomic-file.js';
+import { resolveOutputTarget, writeError } from './output-target.js';
 
 /**
  * Where streamed output goes. `write` only buffers; `flush` hands the buffer over and resolves once it
@@ -66,55 +68,102 @@ export class WritableSink extends BufferedSink {
   }
 }
 
-/** A file written beside its target and renamed over it at the end: never seen half-written. */
+/** A regular file, replaced atomically at the end: never seen half-written. */
 export class AtomicFileSink extends BufferedSink {
-  private constructor(
-    private readonly path: string,
-    private readonly tmp: string,
-    private handle: FileHandle | undefined,
-  ) {
+  constructor(private readonly file: AtomicFile) {
     super();
   }
 
-  static async create(path: string): Promise<AtomicFileSink> {
-    const tmp = join(dirname(path), `.devboy-tmp-${process.pid}-${randomBytes(4).toString('hex')}-${basename(path)}`);
-    try {
-      return new AtomicFileSink(path, tmp, await open(tmp, 'wx', 0o644));
-    } catch (err) {
-      throw writeError(path, err);
-    }
-  }
-
-  protected async deliver(text: string): Promise<void> {
-    try {
-      await this.handle!.write(text);
-    } catch (err) {
-      throw writeError(this.path, err);
-    }
+  protected deliver(text: string): Promise<void> {
+    return this.file.write(text);
   }
 
   async commit(): Promise<void> {
-    await this.flush();
     try {
-      await this.handle!.sync();
-      await this.handle!.close();
-      this.handle = undefined;
-      await rename(this.tmp, this.path);
+      await this.flush();
     } catch (err) {
       await this.abort();
+      throw err;
+    }
+    await this.file.commit();
+  }
+
+  abort(): Promise<void> {
+    return this.file.abort();
+  }
+}
+
+/**
+ * A stream behind an `-o` path, written as the output is made; what was delivered before a failure
+ * stays delivered. One devboy opened itself (a device, a FIFO, a socket) is closed at the end, so
+ * that its reader sees end of file; a descriptor the shell opened (`3>>log`, `>(cmd)`) is left open.
+ */
+class PathStreamSink extends WritableSink {
+  constructor(
+    private readonly path: string,
+    private readonly writable: Writable,
+    private readonly owned: boolean,
+  ) {
+    super(writable);
+    // Errors also arrive through write callbacks; without a listener they would crash the process.
+    writable.on('error', () => {});
+  }
+
+  protected override async deliver(text: string): Promise<void> {
+    try {
+      await super.deliver(text);
+    } catch (err) {
       throw writeError(this.path, err);
     }
   }
 
-  async abort(): Promise<void> {
-    if (this.handle) await this.handle.close().catch(() => {});
-    this.handle = undefined;
-    await unlink(this.tmp).catch(() => {});
+  override async commit(): Promise<void> {
+    await this.flush();
+    if (!this.owned || this.writable.closed) return;
+    await new Promise<void>((resolve) => {
+      this.writable.once('close', () => resolve());
+      // A socket whose peer keeps its half open would never close by itself: all is sent at 'finish'.
+      this.writable.end(() => this.writable.destroy());
+    });
+  }
+
+  override async abort(): Promise<void> {
+    if (this.owned) this.writable.destroy();
   }
 }
 
-function writeError(path: string, err: unknown): DataError {
-  const code = (err as NodeJS.ErrnoException).code;
-  const why = code === 'ENOENT' ? 'no such directory' : code === 'EACCES' ? 'permission denied' : (code ?? (err as Error).message);
-  return new DataError(`cannot write: ${why}`, { file: path }, err);
+/**
+ * Where `-o PATH` output goes, by what PATH names (see OutputTarget): standard output for `-` and
+ * `/dev/stdout`, the descriptor itself for `/dev/fd/N`, a direct stream for devices, FIFOs and
+ * sockets, and an atomic replacement for a regular file (through symlinks, keeping its mode).
+ */
+export async function openFileSink(path: string, stdout: NodeJS.WritableStream = process.stdout): Promise<TextSink> {
+  const target = await resolveOutputTarget(path);
+  switch (target.kind) {
+    case 'fd':
+      if (target.fd === 1) return new WritableSink(stdout);
+      if (target.fd === 2) return new WritableSink(process.stderr);
+      return new PathStreamSink(path, createWriteStream('', { fd: target.fd, autoClose: false }), false);
+    case 'device':
+      try {
+        return new PathStreamSink(path, (await open(target.path, 'w')).createWriteStream(), true);
+      } catch (err) {
+        throw writeError(path, err);
+      }
+    case 'socket':
+      return new PathStreamSink(path, await connectTo(path), true);
+    case 'file':
+      return new AtomicFileSink(await AtomicFile.create(target));
+  }
+}
+
+function connectTo(path: string): Promise<Socket> {
+  return new Promise((resolve, reject) => {
+    const socket = createConnection(path);
+    socket.once('connect', () => {
+      socket.removeAllListeners('error');
+      resolve(socket);
+    });
+    socket.once('error', (err) => reject(writeError(path, err)));
+  });
 }

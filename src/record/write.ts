@@ -1,14 +1,18 @@
-import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, rename, rm, stat } from 'node:fs/promises';
+import { existsSync, mkdirSync, renameSync } from 'node:fs';
+import { mkdir, open, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DataError } from '../errors.js';
 import { writeFileAtomic } from '../io/atomic-write.js';
+import { asidePathIn, removeStaleTemps, tempPathIn, trackTemp, untrackTemp } from '../io/temp-files.js';
 import { readCorpus } from '../replay/corpus.js';
 import type { CorpusFile } from './corpus-file.js';
+import { assertInside, safePathComponent } from './safe-name.js';
 
 /**
  * Write a project's recordings so that `<out>/<provider>/<project>/` holds either the previous
  * recording or the whole new one: files go to a hidden folder beside it, which then replaces it.
+ * Provider, project and file names become single safe path components, and every path written is
+ * checked to be inside `outDir`, whatever the input said (`--project ../../x`, `/abs`, ...).
  */
 export async function writeProjectAtomically(
   outDir: string,
@@ -16,13 +20,11 @@ export async function writeProjectAtomically(
   project: string,
   files: readonly CorpusFile[],
 ): Promise<string> {
-  const providerDir = join(outDir, provider);
-  const projectDir = join(providerDir, project);
-  const suffix = `${process.pid}-${randomBytes(4).toString('hex')}`;
-  const staging = join(providerDir, `.devboy-tmp-${project}-${suffix}`);
-  const previous = join(providerDir, `.devboy-old-${project}-${suffix}`);
+  const providerDir = join(outDir, safePathComponent(provider));
+  const projectDir = join(providerDir, safePathComponent(project));
+  assertInside(outDir, projectDir);
   try {
-    await mkdir(staging, { recursive: true });
+    await mkdir(providerDir, { recursive: true });
   } catch (err) {
     throw new DataError(
       `cannot create the output folder: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
@@ -30,26 +32,50 @@ export async function writeProjectAtomically(
       err,
     );
   }
+  await removeStaleTemps(providerDir);
+  const staging = tempPathIn(providerDir);
   try {
-    for (const file of files) await writeFileAtomic(join(staging, file.name), file.text);
-    const existed = await exists(projectDir);
-    if (existed) await rename(projectDir, previous);
+    // Made and listed in one turn of the event loop, so an interrupt never misses it.
+    mkdirSync(staging);
+    trackTemp(staging);
+    for (const file of files) await writeDurably(join(staging, safePathComponent(file.name)), file.text);
+    const previous = existsSync(projectDir) ? asidePathIn(providerDir) : undefined;
+    // Both renames in one turn of the event loop: an interrupt cannot fall between them and leave the
+    // project moved aside but not replaced. (Only SIGKILL can; the aside folder then keeps the old one.)
+    if (previous) renameSync(projectDir, previous);
     try {
-      await rename(staging, projectDir);
+      renameSync(staging, projectDir);
+      untrackTemp(staging);
     } catch (err) {
-      if (existed) await rename(previous, projectDir);
+      if (previous) renameSync(previous, projectDir);
       throw err;
     }
-    if (existed) await rm(previous, { recursive: true, force: true });
+    if (previous) {
+      trackTemp(previous);
+      await rm(previous, { recursive: true, force: true });
+      untrackTemp(previous);
+    }
     return projectDir;
   } catch (err) {
     await rm(staging, { recursive: true, force: true });
+    untrackTemp(staging);
     if (err instanceof DataError) throw err;
     throw new DataError(
       `cannot write the recording: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
       { file: projectDir },
       err,
     );
+  }
+}
+
+/** A new file in the (private) staging folder, on disk before the folder is renamed into place. */
+async function writeDurably(path: string, text: string): Promise<void> {
+  const handle = await open(path, 'wx');
+  try {
+    await handle.writeFile(text);
+    await handle.sync();
+  } finally {
+    await handle.close();
   }
 }
 
@@ -94,13 +120,4 @@ function itemCount(body: unknown): number {
     }
   }
   return 0;
-}
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await stat(path);
-    return true;
-  } catch {
-    return false;
-  }
 }

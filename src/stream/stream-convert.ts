@@ -2,7 +2,7 @@ import { extname } from 'node:path';
 import { UsageError } from '../errors.js';
 import type { FormatName } from '../formats/types.js';
 import { openInputStream, type InputStream } from '../io/input-stream.js';
-import { AtomicFileSink, WritableSink, type TextSink } from '../io/text-sink.js';
+import { openFileSink, WritableSink, type TextSink } from '../io/text-sink.js';
 import { GcfRowWriter } from './gcf-row-writer.js';
 import { rowBatches, type RowSyntax } from './rows.js';
 import { textChunks } from './text-chunks.js';
@@ -13,7 +13,7 @@ export interface StreamConvertRequest {
   to: FormatName;
   /** Input syntax: NDJSON or a JSON array of rows; from the extension, then the first character, when absent. */
   from?: string;
-  /** Write here atomically instead of to `stdout`. */
+  /** Write here (a regular file atomically; see openFileSink) instead of to `stdout`. */
   output?: string;
   /** Options that need the whole output at once, refused with --stream. */
   verify?: boolean;
@@ -36,7 +36,8 @@ export async function streamConvert(req: StreamConvertRequest): Promise<StreamRe
   if (req.stats) throw new UsageError('--stats counts the whole output; it cannot be used with --stream');
   const syntax = streamSyntax(req.from);
   const input = await openInputStream(req.source, req.stdin);
-  const sink = req.output ? await AtomicFileSink.create(req.output) : new WritableSink(req.stdout ?? process.stdout);
+  const stdout = req.stdout ?? process.stdout;
+  const sink = req.output ? await openFileSink(req.output, stdout) : new WritableSink(stdout);
   return streamRowsToGcf(input, syntax, sink);
 }
 

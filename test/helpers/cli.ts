@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { resolve } from 'node:path';
 import { Config, Errors } from '@oclif/core';
 import { withCommandStreams } from '../../src/cli/streams.js';
@@ -6,6 +6,8 @@ import { REPO_ROOT } from './paths.js';
 
 export interface CliResult {
   code: number | null;
+  /** The signal that ended the process, when one did (subprocess runs). */
+  signal?: NodeJS.Signals | null;
   stdout: string;
   stderr: string;
 }
@@ -16,17 +18,21 @@ export interface CliOptions {
   cwd?: string;
   /** Variables to set; `undefined` removes one. */
   env?: NodeJS.ProcessEnv;
-  /** A real process: for signals, standard input, help output and start-up itself. */
+  /** A real process: for signals, standard input, file descriptors, help output and start-up itself. */
   subprocess?: boolean;
+  /** Run as this user and group (tests running as root use it to meet permission checks); a subprocess. */
+  uid?: number;
+  gid?: number;
 }
 
 /**
  * Run `devboy` as a user would. In-process by default (the same command classes, flag parsing,
  * error handling and exit codes, without paying Node's and oclif's start-up per call); in a
- * subprocess when the test needs a process: standard input, signals, `--help`, start-up.
+ * subprocess when the test needs a process: standard input, another user, signals, `--help`.
  */
 export function runCli(args: string[], options: CliOptions = {}): Promise<CliResult> {
-  return options.subprocess || options.input !== undefined ? runCliProcess(args, options) : runCliInProcess(args, options);
+  const needsProcess = options.subprocess || options.input !== undefined || options.uid !== undefined;
+  return needsProcess ? runCliProcess(args, options) : runCliInProcess(args, options);
 }
 
 let config: Promise<Config> | undefined;
@@ -83,21 +89,35 @@ function applyEnv(vars: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
 
 /** Run the built `devboy` binary in a subprocess. */
 export function runCliProcess(args: string[], options: CliOptions = {}): Promise<CliResult> {
-  return new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, [resolve(REPO_ROOT, 'bin', 'run.js'), ...args], {
-      cwd: options.cwd ?? REPO_ROOT,
-      // A DEVBOY_CORPUS of the person running the tests must not change what the tests read.
-      env: withoutUndefined({ ...process.env, DEVBOY_CORPUS: undefined, NO_COLOR: '1', ...options.env }),
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => resolvePromise({ code, stdout, stderr }));
-    child.stdin.end(options.input ?? '');
+  const { child, done } = spawnCli(args, options);
+  child.stdin.end(options.input ?? '');
+  return done;
+}
+
+/**
+ * Start `devboy` and hand back the process, for tests that feed standard input piece by piece or
+ * send signals; `done` resolves when it ends. Standard input stays open until the caller ends it.
+ */
+export function spawnCli(args: string[], options: CliOptions = {}): { child: ChildProcessWithoutNullStreams; done: Promise<CliResult> } {
+  const child = spawn(process.execPath, [resolve(REPO_ROOT, 'bin', 'run.js'), ...args], {
+    cwd: options.cwd ?? REPO_ROOT,
+    // A DEVBOY_CORPUS of the person running the tests must not change what the tests read.
+    env: withoutUndefined({ ...process.env, DEVBOY_CORPUS: undefined, NO_COLOR: '1', ...options.env }),
+    stdio: ['pipe', 'pipe', 'pipe'],
+    ...(options.uid !== undefined ? { uid: options.uid } : {}),
+    ...(options.gid !== undefined ? { gid: options.gid } : {}),
   });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+  child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+  // A child that exits before reading all its input must not fail the test with EPIPE.
+  child.stdin.on('error', () => {});
+  const done = new Promise<CliResult>((resolvePromise, reject) => {
+    child.on('error', reject);
+    child.on('close', (code, signal) => resolvePromise({ code, signal, stdout, stderr }));
+  });
+  return { child, done };
 }
 
 function withoutUndefined(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
