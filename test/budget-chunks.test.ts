@@ -12,7 +12,7 @@ import { itemsOf, type Dataset } from '../src/model/index.js';
 import { datasetAtLevel, LEVELS } from '../src/trim/levels.js';
 import { allFormats, budgetInput, corpusDatasets, datasetName, itemName, memoTokenizer, responseBody } from './helpers/budget.js';
 
-import { FULL_CORPUS, sample, sampleShare } from './helpers/sampling.js';
+import { FULL_SUITE, sample, sampleShare } from './helpers/sampling.js';
 let datasets: Dataset[];
 let formats: Record<FormatName, Format>;
 let o200k: Awaited<ReturnType<typeof memoTokenizer>>;
@@ -34,7 +34,7 @@ describe('--chunk walks through every item exactly once', () => {
       let walked = 0;
       // The fast suite walks a quarter of the datasets long enough to need chunks at this budget.
       for (const d of sample(
-        datasets.filter((x) => FULL_CORPUS || x.result.items.length >= 10),
+        datasets.filter((x) => FULL_SUITE || x.result.items.length >= 10),
         4,
         budget,
       )) {
@@ -78,7 +78,7 @@ describe('--chunk walks through every item exactly once', () => {
         }
         assert.deepEqual(seen, order, `${datasetName(d)}: the walk is the reading order, each item once`);
       }
-      assert.ok(walked >= (FULL_CORPUS ? 4 : 1), `${walked} datasets needed more than one chunk`);
+      assert.ok(walked >= (FULL_SUITE ? 4 : 1), `${walked} datasets needed more than one chunk`);
     });
   }
 
@@ -178,7 +178,7 @@ describe('planChunks: the pages column', () => {
       let countedTokens = 0;
       let wholeTokens = 0;
       // The fast suite leaves the few raw bodies of hundreds of KB to the corpus suite.
-      const sets = datasets.filter((d) => FULL_CORPUS || JSON.stringify(d.raw).length < 150_000);
+      const sets = datasets.filter((d) => FULL_SUITE || JSON.stringify(d.raw).length < 150_000);
       for (const d of sample(sets, 8, b)) {
         for (const level of LEVELS) {
           const items = datasetAtLevel(d, level);
@@ -229,7 +229,7 @@ describe('planChunks: the pages column', () => {
       assert.ok(chunked > 50 * sampleShare(8), `${chunked} plans needed chunks`);
       // Over the whole corpus; a sample can hold more of the lists that cost most to split.
       assert.ok(
-        !FULL_CORPUS || countedTokens <= 2.6 * wholeTokens,
+        !FULL_SUITE || countedTokens <= 2.6 * wholeTokens,
         `all plans together counted ${(countedTokens / wholeTokens).toFixed(2)}x the tokens of the lists they split`,
       );
     });
@@ -238,7 +238,7 @@ describe('planChunks: the pages column', () => {
   it('cl100k_base and heuristic: every chunk response of every third dataset is within 2,000 tokens under that tokenizer', async () => {
     for (const name of ['cl100k_base', 'heuristic'] as const) {
       const t = await memoTokenizer(name);
-      for (const d of sample(datasets, FULL_CORPUS ? 3 : 15)) {
+      for (const d of sample(datasets, FULL_SUITE ? 3 : 15)) {
         for (const level of LEVELS) {
           const items = datasetAtLevel(d, level);
           for (const format of Object.values(formats)) {

@@ -13,7 +13,7 @@ import type { Dataset } from '../src/model/index.js';
 import type { TokenizerName } from '../src/tokens/types.js';
 import { allFormats, budgetInput, corpusDatasets, datasetName, memoTokenizer, responseBody } from './helpers/budget.js';
 import { CORPUS_DIR } from './helpers/recordings.js';
-import { FULL_CORPUS, sample, sampleShare } from './helpers/sampling.js';
+import { FULL_SUITE, sample, sampleShare } from './helpers/sampling.js';
 
 const BUDGETS = [300, 500, 1000, 2000, 4000, 8000];
 const LOSSLESS: FormatName[] = exactFormats();
@@ -84,13 +84,13 @@ describe('every response is within budget under the tokenizer it was given (corp
   });
 
   it('cl100k_base: every third dataset, every format, three budgets', async () => {
-    await checkGrid('cl100k_base', sample(datasets, FULL_CORPUS ? 3 : 9), [300, 1000, 4000]);
+    await checkGrid('cl100k_base', sample(datasets, FULL_SUITE ? 3 : 9), [300, 1000, 4000]);
   });
 
   it('heuristic: every third dataset, every format, three budgets (an estimate, and labelled so)', async () => {
     const { tokenizer } = await memoTokenizer('heuristic');
     assert.equal(tokenizer.estimate, true);
-    await checkGrid('heuristic', sample(datasets, FULL_CORPUS ? 3 : 9, 1), [300, 1000, 4000]);
+    await checkGrid('heuristic', sample(datasets, FULL_SUITE ? 3 : 9, 1), [300, 1000, 4000]);
   });
 
   it('raw list bodies through devboy format: every recorded list the corpus answers with (a sixth in the fast suite), every format', async () => {

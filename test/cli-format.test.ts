@@ -43,11 +43,12 @@ describe('devboy format', () => {
     const total = (JSON.parse(first.stdout) as { metadata: { total_chunks: number } }).metadata.total_chunks;
     assert.ok(total >= 3, `${total} chunks`);
     const seen: string[] = [];
+    // The same body from a file for the later chunks: standard input was checked with the first.
+    const bodyFile = join(mkdtempSync(join(tmpdir(), 'devboy-format-')), 'issues.json');
+    writeFileSync(bodyFile, issuesBody);
     for (let n = 1; n <= total; n++) {
       const r =
-        n === 1
-          ? first
-          : await runCli(['format', '-', '--budget', '400', '--to', 'json-compact', '--json', '--chunk', String(n)], { input: issuesBody });
+        n === 1 ? first : await runCli(['format', bodyFile, '--budget', '400', '--to', 'json-compact', '--json', '--chunk', String(n)]);
       assert.equal(r.code, 0, r.stderr);
       const { content } = JSON.parse(r.stdout) as { content: string };
       assert.match(content, /Run again with `--chunk N`/);

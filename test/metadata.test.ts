@@ -5,7 +5,9 @@ import { loadFormat } from '../src/formats/registry.js';
 import { buildFormatMetadata, FORMAT_METADATA_FIELDS, type MetadataFacts } from '../src/metadata/format-metadata.js';
 import { itemsAtLevel } from '../src/trim/levels.js';
 import { itemsOf } from '../src/model/index.js';
-import { corpusDatasets, memoTokenizer } from './helpers/budget.js';
+import { loadCorpusDatasets } from '../src/providers/load.js';
+import { memoTokenizer } from './helpers/budget.js';
+import { corpusDir } from './helpers/paths.js';
 
 const facts: MetadataFacts = {
   outputBytes: 700,
@@ -73,8 +75,8 @@ describe("devboy format's metadata, recomputed from the response it returned (re
   it('sizes, tokens, ratio and saving of a trimmed chunk and of a whole response', async () => {
     const { tokenizer, count } = await memoTokenizer('o200k_base');
     const toon = await loadFormat('toon');
-    const datasets = await corpusDatasets();
-    const d = datasets.find((x) => x.kind === 'issues' && x.result.items.length > 100)!;
+    const datasets = await loadCorpusDatasets(corpusDir(), { project: 'betamaxpy__betamax' });
+    const d = datasets.find((x) => x.kind === 'issues' && x.result.items.length > 50)!;
     for (const budget of [1500, undefined]) {
       const r = respondWithinBudget(datasetBudgetInput(d), { format: toon, tokenizer, count, ...(budget ? { budget } : {}) });
       const m = r.metadata;

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { FULL_CORPUS } from './sampling.js';
+import { FULL_SUITE } from './sampling.js';
 import type { JsonValue } from '../../src/json/types.js';
 
 /** Keys every format writes bare: the identifier rule shared by STC and TOON. */
@@ -69,4 +69,4 @@ export const anyJson: fc.Arbitrary<JsonValue> = fc.oneof(
 
 /** Runs per property; CI asks for at least 10,000 values per format. */
 /** 10,000 values per property in the corpus suite (`npm run test:corpus`), 2,000 in the fast one. */
-export const PROPERTY_RUNS = Number(process.env.DEVBOY_PROPERTY_RUNS ?? (FULL_CORPUS ? 10_000 : 2_000));
+export const PROPERTY_RUNS = Number(process.env.DEVBOY_PROPERTY_RUNS ?? (FULL_SUITE ? 10_000 : 2_000));
