@@ -1,5 +1,6 @@
 import { Flags } from '@oclif/core';
 import { DevboyCommand } from '../src/cli/base-command.js';
+import { connectionFlags, connectionOptions } from '../src/cli/connection-flags.js';
 import { parseList } from '../src/cli/list-flag.js';
 import { ProgressBar } from '../src/cli/progress.js';
 import { FORMAT_NAMES } from '../src/formats/types.js';
@@ -42,6 +43,12 @@ Exit codes: 0 ok; 1 regression, bad data or provider failure; 2 usage.`;
     project: Flags.string({ description: 'Jira project key, or a corpus project folder (owner__repo)' }),
     jql: Flags.string({ description: 'Jira search for live runs' }),
     limit: Flags.integer({ char: 'n', description: 'live: issues and pull/merge requests to fetch', min: 1, default: 30 }),
+    details: Flags.integer({
+      description: 'live: pull/merge requests (Jira: issues) whose diffs, comments and discussions are fetched',
+      min: 0,
+      default: 3,
+    }),
+    ...connectionFlags,
     dataset: Flags.string({ description: `dataset kinds, comma-separated (${DATASET_KINDS.join(',')})`, default: DATASET_KINDS.join(',') }),
     levels: Flags.string({ description: `levels, comma-separated (${LEVELS.join(',')})`, default: LEVELS.join(',') }),
     formats: Flags.string({ description: `formats, comma-separated (${FORMAT_NAMES.join(',')})`, default: FORMAT_NAMES.join(',') }),
@@ -101,6 +108,7 @@ Exit codes: 0 ok; 1 regression, bad data or provider failure; 2 usage.`;
       ...(flags.project ? { project: flags.project } : {}),
       ...(flags.jql ? { jql: flags.jql } : {}),
       limit: flags.limit,
+      live: { details: flags.details, ...connectionOptions(flags) },
     });
 
     const bar = new ProgressBar();

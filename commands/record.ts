@@ -1,5 +1,6 @@
 import { Flags } from '@oclif/core';
 import { DevboyCommand } from '../src/cli/base-command.js';
+import { connectionFlags, connectionOptions } from '../src/cli/connection-flags.js';
 import { formatMs } from '../src/providers/failure.js';
 import type { ProviderName } from '../src/model/index.js';
 import { PROVIDER_NAMES } from '../src/providers/registry.js';
@@ -41,17 +42,7 @@ Exit codes: 0 ok; 1 provider or network failure; 2 usage.`;
       default: 3,
     }),
     out: Flags.string({ char: 'o', description: 'corpus folder to write into', required: true }),
-    host: Flags.string({ description: 'API root (GitHub) or site URL (GitLab, Jira); overrides GITHUB_API_URL, GITLAB_HOST, JIRA_HOST' }),
-    token: Flags.string({ description: 'access token (prefer the environment variable: flags show in the process list)' }),
-    email: Flags.string({ description: 'Jira Cloud account email (with an API token)' }),
-    'jira-api': Flags.integer({ description: 'Jira REST version: 2 (Server/Data Center) or 3 (Cloud)', options: ['2', '3'] }),
-    timeout: Flags.integer({ description: 'seconds to wait for each answer', min: 1, default: 30 }),
-    'max-retries': Flags.integer({ description: 'retries after rate limits, 5xx answers and timeouts', min: 0, default: 3 }),
-    'max-wait': Flags.integer({
-      description: 'longest wait in seconds for a rate limit to reset; a longer one fails at once',
-      min: 0,
-      default: 60,
-    }),
+    ...connectionFlags,
   };
 
   async run(): Promise<void> {
@@ -65,11 +56,7 @@ Exit codes: 0 ok; 1 provider or network failure; 2 usage.`;
       ...(flags.repo ? { repo: flags.repo } : {}),
       ...(flags.project ? { project: flags.project } : {}),
       ...(flags.jql ? { jql: flags.jql } : {}),
-      ...(flags.host ? { host: flags.host } : {}),
-      ...(flags.token ? { token: flags.token } : {}),
-      ...(flags.email ? { email: flags.email } : {}),
-      ...(flags['jira-api'] ? { apiVersion: Number(flags['jira-api']) } : {}),
-      http: { timeoutMs: flags.timeout * 1000, maxRetries: flags['max-retries'], maxWaitMs: flags['max-wait'] * 1000 },
+      ...connectionOptions(flags),
       onProgress: (event) => {
         const note = retryNote(event);
         if (note) this.writeStderr(`${note}\n`);
