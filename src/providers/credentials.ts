@@ -31,7 +31,7 @@ export function resolveCredentials(provider: ProviderName, options: CredentialOp
   if (provider === 'github') {
     const token = pick(options.token, env['GITHUB_TOKEN'], env['GH_TOKEN']);
     return {
-      apiUrl: validUrl(pick(options.host, env['GITHUB_API_URL']) ?? 'https://api.github.com', 'GITHUB_API_URL'),
+      apiUrl: validUrl(pick(options.host, env['GITHUB_API_URL']) ?? 'https://api.github.com', hostSource(options, 'GITHUB_API_URL')),
       ...(token ? { token } : {}),
       jiraApi: 2,
     };
@@ -39,14 +39,14 @@ export function resolveCredentials(provider: ProviderName, options: CredentialOp
   if (provider === 'gitlab') {
     const token = pick(options.token, env['GITLAB_TOKEN']);
     return {
-      apiUrl: validUrl(pick(options.host, env['GITLAB_HOST']) ?? 'https://gitlab.com', 'GITLAB_HOST'),
+      apiUrl: validUrl(pick(options.host, env['GITLAB_HOST']) ?? 'https://gitlab.com', hostSource(options, 'GITLAB_HOST')),
       ...(token ? { token } : {}),
       jiraApi: 2,
     };
   }
   const host = pick(options.host, env['JIRA_HOST']);
   if (!host) throw new UsageError('Jira needs a site: set JIRA_HOST or --host (e.g. https://example.atlassian.net)');
-  const apiUrl = validUrl(host, 'JIRA_HOST');
+  const apiUrl = validUrl(host, hostSource(options, 'JIRA_HOST'));
   const email = pick(options.email, env['JIRA_EMAIL']);
   const token = email ? pick(options.token, env['JIRA_API_TOKEN']) : pick(options.token, env['JIRA_PAT'], env['JIRA_API_TOKEN']);
   if (email && !token) throw new UsageError('JIRA_EMAIL is set but no API token: set JIRA_API_TOKEN (or --token)');
@@ -62,11 +62,40 @@ export function resolveCredentials(provider: ProviderName, options: CredentialOp
   return { apiUrl, ...(token ? { token } : {}), ...(email ? { email } : {}), jiraApi: version };
 }
 
-function validUrl(value: string, variable: string): string {
-  const withScheme = /^https?:\/\//i.test(value) ? value : `https://${value}`;
+function hostSource(options: CredentialOptions, variable: string): string {
+  return options.host !== undefined && options.host !== '' ? '--host' : variable;
+}
+
+/**
+ * An API root as a URL, or a usage error saying what is wrong with it. A host that only DNS would
+ * reject (`bad_host!`, `example..com`, `http//example.com`) is caught here: the transport would
+ * otherwise retry it as a network failure.
+ */
+function validUrl(value: string, source: string): string {
+  const text = value.trim();
+  const shape = `${source}: not a URL: ${value} (expected https://HOST[:PORT][/PATH])`;
+  // A scheme is letters and a colon not followed by a port number (`localhost:8080` has none).
+  const scheme = /^([a-z][a-z0-9+.-]*):(?!\d)/i.exec(text)?.[1];
+  if (scheme !== undefined && !/^https?$/i.test(scheme))
+    throw new UsageError(`${source}: ${value}: only http:// and https:// are supported`);
+  if (scheme !== undefined && !/^https?:\/\/[^/]/i.test(text)) throw new UsageError(shape);
+  if (/^https?\/\//i.test(text)) throw new UsageError(shape);
+  let url: URL;
   try {
-    return new URL(withScheme).toString().replace(/\/+$/, '');
+    url = new URL(scheme !== undefined ? text : `https://${text}`);
   } catch {
-    throw new UsageError(`${variable}: not a URL: ${value}`);
+    throw new UsageError(shape);
   }
+  if (url.username || url.password) throw new UsageError(`${source}: must not hold credentials: set the token variable or --token instead`);
+  if (url.search || url.hash) throw new UsageError(`${source}: ${value}: no query or fragment allowed`);
+  if (!isHostName(url.hostname)) throw new UsageError(`${source}: ${value}: ${JSON.stringify(url.hostname)} is not a host name`);
+  return url.toString().replace(/\/+$/, '');
+}
+
+/** An IP address (WHATWG has normalized IPv4 already), or DNS labels of letters, digits, `-` and `_`. */
+function isHostName(hostname: string): boolean {
+  if (hostname.startsWith('[') && hostname.endsWith(']')) return true;
+  const name = hostname.endsWith('.') ? hostname.slice(0, -1) : hostname;
+  if (name.length === 0 || name.length > 253) return false;
+  return name.split('.').every((label) => /^[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?$/i.test(label));
 }

@@ -1,6 +1,6 @@
 import { createTransport, type HttpOptions, type Transport, type TransportHooks } from '../../http/transport.js';
 import type { JsonValue } from '../../json/types.js';
-import { guardCall, providerError, readShape, type FailureContext } from '../failure.js';
+import { guardCall, namedFailures, providerError, readShape, type FailureContext } from '../failure.js';
 import { asArray } from '../json-read.js';
 import type { CallResult, EndpointCall, ModelItem, PagingPolicy, ProviderSession } from '../types.js';
 import { gitlabSortInfo } from './endpoints.js';
@@ -36,7 +36,7 @@ interface GitlabApi {
 }
 
 export async function openGitlabSession(options: GitlabSessionOptions): Promise<GitlabSession> {
-  const transport = createTransport(options.http, options.hooks);
+  const transport = createTransport(options.host, options.http, options.hooks);
   const requesterFn = await createGitlabRequesterFn(transport);
   const { Gitlab } = await import('@gitbeaker/rest');
   // queryTimeout 0: the transport owns timeouts, per attempt.
@@ -52,7 +52,11 @@ export async function openGitlabSession(options: GitlabSessionOptions): Promise<
     tokenGiven: Boolean(options.token),
     secrets: [options.token],
   };
-  return { provider: 'gitlab', transport, run: (call, paging) => runCall(api, transport, ctx, call, paging) };
+  return {
+    provider: 'gitlab',
+    transport,
+    run: (call, paging) => namedFailures(ctx, transport, runCall(api, transport, ctx, call, paging)),
+  };
 }
 
 type PageFetch = (page: string) => Promise<unknown>;
@@ -160,7 +164,8 @@ async function collect(
       throw providerError(ctx, transport, notFound, err);
     }
     pages.push({ url: exchange.url, headers: exchange.headers, count: items.length });
-    raw.push(...items);
+    // One push per item: spreading a page of 100k+ items into arguments overflows the stack.
+    for (const item of items) raw.push(item);
     const next = exchange.headers.get('x-next-page')?.trim();
     if (!next || pages.length >= paging.maxPages || raw.length >= paging.maxItems) break;
     const nextUrl = new URL(exchange.url);
