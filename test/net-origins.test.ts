@@ -124,7 +124,7 @@ describe('a redirect to another origin', () => {
     }
   }
 
-  it('the same host on another port or scheme is another origin', async () => {
+  it('another name for the same address is another origin', async () => {
     await servers(
       (other) => redirectTo(() => other.url.replace('127.0.0.1', 'localhost')),
       json(200, []),

@@ -154,6 +154,7 @@ export function createTransport(
   const attemptOnce = async (hop: Hop, callerSignal: AbortSignal | undefined): Promise<{ response: Response; body: string }> => {
     const controller = new AbortController();
     const forward = () => controller.abort(callerSignal?.reason);
+    if (callerSignal?.aborted) forward();
     callerSignal?.addEventListener('abort', forward, { once: true });
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<never>((_, reject) => {
