@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import fc from 'fast-check';
 import { recordableHeaders, redactUrl, scrubSecrets } from '../src/http/redact.js';
 import { recording } from './helpers/recordings.js';
 
@@ -37,5 +38,65 @@ describe('secrets never reach recordings', () => {
     const secret = 'me@example.com:tok/en+1';
     const text = `a ${secret} b ${encodeURIComponent(secret)} c ${Buffer.from(secret).toString('base64')}`;
     assert.equal(scrubSecrets(text, [secret, undefined]), 'a [REDACTED] b [REDACTED] c [REDACTED]');
+  });
+
+  it('scrubs the echoed variants: unpadded base64, base64url, any case, form- and twice URL-encoded, JSON-escaped', () => {
+    const email = 'me@example.com';
+    const token = 'ATATT3xFfGF0/abc+DEF?ghi~jkl';
+    const pair = `${email}:${token}`;
+    const b64 = Buffer.from(pair).toString('base64');
+    const variants = [
+      b64.replace(/=+$/, ''),
+      Buffer.from(pair).toString('base64url'),
+      `${Buffer.from(pair).toString('base64url')}==`.slice(0, Math.ceil(Buffer.from(pair).toString('base64url').length / 4) * 4),
+      token.toLowerCase(),
+      token.toUpperCase(),
+      encodeURIComponent(token).toLowerCase(),
+      new URLSearchParams({ t: token }).toString().slice(2),
+      encodeURIComponent(encodeURIComponent(token)),
+      JSON.stringify(token).slice(1, -1).replace(/\//g, '\\/'),
+    ];
+    for (const variant of variants) {
+      const scrubbed = scrubSecrets(`echo: "${variant}".`, [token, pair]);
+      assert.equal(scrubbed, `echo: "[REDACTED]".`, `${variant} -> ${scrubbed}`);
+    }
+  });
+
+  it('scrubs a token inside a longer base64 text at any alignment', () => {
+    const token = 'glpat-ALIGNtoken0123456789';
+    for (const before of ['', 'a', 'ab', '{"private_token":"']) {
+      const text = Buffer.from(`${before}${token}" and more`).toString('base64');
+      const scrubbed = scrubSecrets(text, [token]);
+      assert.match(scrubbed, /\[REDACTED\]/, `${JSON.stringify(before)}: ${scrubbed}`);
+      for (const run of scrubbed.split('[REDACTED]'))
+        assert.ok(!Buffer.from(run, 'base64').toString('latin1').includes(token.slice(3, -3)));
+    }
+  });
+
+  it('property: no base64 or base64url encoding of text holding a token survives scrubbing', () => {
+    const token = fc.string({ unit: 'grapheme-ascii', minLength: 12, maxLength: 40 }).filter((t) => t.trim().length >= 12);
+    const around = fc.uint8Array({ maxLength: 8 });
+    fc.assert(
+      fc.property(token, around, around, fc.constantFrom('base64', 'base64url'), fc.boolean(), (secret, pre, post, alphabet, lower) => {
+        const bytes = Buffer.concat([Buffer.from(pre), Buffer.from(secret), Buffer.from(post)]);
+        const encoded = bytes.toString(alphabet as BufferEncoding);
+        const text = `x ${lower ? secret.toLowerCase() : secret} y ${encoded} z`;
+        const scrubbed = scrubSecrets(text, [secret]);
+        for (const run of scrubbed.split('[REDACTED]')) {
+          for (const piece of run.split(' ')) {
+            const decoded = Buffer.from(piece, alphabet as BufferEncoding).toString('latin1');
+            if (decoded.includes(secret)) return false;
+          }
+          if (run.toLowerCase().includes(secret.toLowerCase())) return false;
+        }
+        return true;
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('leaves text without the secret unchanged', () => {
+    const text = 'nothing to see: aGVsbG8gd29ybGQ= hello%20world';
+    assert.equal(scrubSecrets(text, ['ghp_NOTpresent0123456789']), text);
   });
 });

@@ -77,14 +77,53 @@ export function redactUrl(url: string): string {
   return changed ? parsed.toString() : url;
 }
 
-/** Replace every occurrence of each secret (and its URL- and base64-encoded forms) in a text. */
+/**
+ * Replace every occurrence of each secret in a text, in the forms a server or library may echo it:
+ * as is and in any letter case; URL-encoded (once or twice, as a component or a form value);
+ * JSON-escaped; base64 and base64url, padded or not, and inside a longer base64 text at any of
+ * its three alignments (a Basic header, a JWT, a base64 blob holding the token).
+ */
 export function scrubSecrets(text: string, secrets: readonly (string | undefined)[]): string {
-  let out = text;
+  const forms = new Set<string>();
   for (const secret of secrets) {
     if (!secret || secret.length < 4) continue;
-    for (const form of new Set([secret, encodeURIComponent(secret), Buffer.from(secret).toString('base64')])) {
-      out = out.split(form).join(REDACTED);
+    for (const form of secretForms(secret)) forms.add(form);
+  }
+  if (forms.size === 0) return text;
+  // Longest first, so a whole encoded form wins over the shorter core inside it.
+  const pattern = [...forms]
+    .sort((a, b) => b.length - a.length)
+    .map((f) => f.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+    .join('|');
+  return text.replace(new RegExp(pattern, 'gi'), REDACTED);
+}
+
+/** Shortest base64 run worth scrubbing on its own: shorter ones could match unrelated text. */
+const MIN_CORE = 8;
+
+function secretForms(secret: string): string[] {
+  const component = encodeURIComponent(secret);
+  const forms = [
+    secret,
+    component,
+    encodeURIComponent(component),
+    new URLSearchParams({ s: secret }).toString().slice(2),
+    JSON.stringify(secret).slice(1, -1),
+    JSON.stringify(secret).slice(1, -1).replace(/\//g, '\\/'),
+  ];
+  const bytes = Buffer.from(secret);
+  for (const alphabet of ['base64', 'base64url'] as const) {
+    const unpadded = bytes.toString(alphabet).replace(/=+$/, '');
+    forms.push(unpadded, unpadded.padEnd(Math.ceil(unpadded.length / 4) * 4, '='));
+    // Preceded by 0, 1 or 2 other bytes, the secret's bits start at a different place in each
+    // 4-character group: keep only the characters made of the secret's bits alone.
+    for (const shift of [0, 1, 2]) {
+      const encoded = Buffer.concat([Buffer.alloc(shift), bytes]).toString(alphabet);
+      const start = [0, 2, 3][shift]!;
+      const end = Math.floor((8 * (shift + bytes.length)) / 6);
+      const core = encoded.slice(start, end);
+      if (core.length >= MIN_CORE) forms.push(core);
     }
   }
-  return out;
+  return forms.filter((f) => f.length >= 4);
 }

@@ -1,14 +1,23 @@
+import { UsageError } from '../errors.js';
+import { BodyTooLarge, NULL_BODY_STATUSES, readBounded } from './body.js';
+import { fetchWithinOrigin, foreignOrigin, RefusedRequest, type Hop } from './hops.js';
+import { MAX_REDIRECTS, maxBodyBytesFrom } from './limits.js';
 import { redactUrl } from './redact.js';
 import { backoffMs, classifyResponse, type RetryReason } from './retry-policy.js';
 
 /**
  * The one place devboy talks HTTP. Every client library (Octokit, Gitbeaker, jira.js) is handed
- * this fetch, so timeouts, bounded retries, rate-limit waits and recording behave the same for all
- * three providers, and tests can make every wait instant by injecting `sleep`.
+ * this fetch, so timeouts, bounded retries, rate-limit waits, size caps, the origin rule and
+ * recording behave the same for all three providers, and tests can make every wait instant by
+ * injecting `sleep`.
+ *
+ * Bounds: an attempt (connect, redirects, headers, whole body) ends within `timeoutMs`; a request
+ * makes at most `maxRetries + 1` attempts with at most `maxRetries` waits of at most `maxWaitMs`
+ * each; a body stops at `maxBodyBytes`. Requests go only to the configured origin.
  */
 
 export interface HttpOptions {
-  /** Per attempt, covering headers and body. Default 30 s. */
+  /** Per attempt, covering connect, redirects, headers and the whole body. Default 30 s. */
   timeoutMs?: number;
   /** Retries after the first attempt, for rate limits, 5xx, timeouts and network errors. Default 3. */
   maxRetries?: number;
@@ -16,6 +25,8 @@ export interface HttpOptions {
   maxWaitMs?: number;
   /** First backoff when the server does not say how long to wait; doubles per retry. Default 1 s. */
   backoffBaseMs?: number;
+  /** Largest response body accepted (decoded bytes). Default 64 MiB, or DEVBOY_MAX_BODY_MB. */
+  maxBodyBytes?: number;
   sleep?: (ms: number) => Promise<void>;
   now?: () => number;
 }
@@ -47,7 +58,8 @@ export interface RetryEvent {
 }
 
 export interface Failure {
-  kind: 'status' | 'timeout' | 'network';
+  /** `refused`: another origin, a redirect loop, a URL that cannot be requested; `too-large`: the body cap. */
+  kind: 'status' | 'timeout' | 'network' | 'refused' | 'too-large';
   method: string;
   url: string;
   status?: number;
@@ -60,14 +72,24 @@ export interface Failure {
   refusedWaitMs?: number;
   maxWaitMs?: number;
   timeoutMs?: number;
+  /** Why a `refused` request was refused: one line, naming the request. */
+  detail?: string;
+  maxBodyBytes?: number;
   cause?: unknown;
 }
 
 export class TransportError extends Error {
   constructor(readonly failure: Failure) {
-    super(failure.kind === 'timeout' ? `no answer within ${failure.timeoutMs} ms` : `cannot connect: ${causeText(failure.cause)}`);
+    super(transportMessage(failure));
     this.name = 'TransportError';
   }
+}
+
+function transportMessage(f: Failure): string {
+  if (f.kind === 'timeout') return `no answer within ${f.timeoutMs} ms`;
+  if (f.kind === 'refused') return f.detail ?? `refused ${f.method} ${f.url}`;
+  if (f.kind === 'too-large') return `the body of ${f.method} ${f.url} is over ${f.maxBodyBytes} bytes`;
+  return `cannot connect: ${causeText(f.cause)}`;
 }
 
 export interface TransportHooks {
@@ -84,38 +106,120 @@ export interface Transport {
   lastFailure(): Failure | undefined;
   /** Forget the last failure, before a call whose failure should be reported on its own. */
   resetFailure(): void;
+  /** The latest request asked of this transport (credentials removed), failed or not. */
+  lastRequest(): { method: string; url: string } | undefined;
   readonly timeoutMs: number;
+  readonly maxBodyBytes: number;
+  /** The only origin requests go to. */
+  readonly origin: string;
 }
 
-const NULL_BODY_STATUSES = new Set([101, 204, 205, 304]);
+/** Signals the end of an attempt's time; a distinct class so it cannot be mistaken for a caller's abort. */
+class AttemptTimeout extends Error {
+  constructor() {
+    super('attempt timed out');
+    this.name = 'AttemptTimeout';
+  }
+}
 
-export function createTransport(options: HttpOptions = {}, hooks: TransportHooks = {}, baseFetch: typeof fetch = fetch): Transport {
+/**
+ * A transport for the API at `apiUrl`: requests to any other origin (scheme, host and port) are
+ * refused, which covers next-page links and redirects whatever the client library does with them.
+ */
+export function createTransport(
+  apiUrl: string,
+  options: HttpOptions = {},
+  hooks: TransportHooks = {},
+  baseFetch: typeof fetch = fetch,
+): Transport {
+  const origin = configuredOrigin(apiUrl);
   const timeoutMs = options.timeoutMs ?? 30_000;
   const maxRetries = options.maxRetries ?? 3;
   const maxWaitMs = options.maxWaitMs ?? 60_000;
   const backoffBase = options.backoffBaseMs ?? 1000;
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
   const now = options.now ?? Date.now;
+  const maxBodyBytes = options.maxBodyBytes ?? maxBodyBytesFrom(process.env);
+  if (!(maxBodyBytes > 0)) throw new UsageError(`maxBodyBytes must be a positive number of bytes, got ${maxBodyBytes}`);
   const journal: ExchangeMeta[] = [];
   let lastFailure: Failure | undefined;
+  let lastRequest: { method: string; url: string } | undefined;
+
+  const refuse = (method: string, url: string, detail: string, attempts: number): never => {
+    lastFailure = { kind: 'refused', method, url, attempts, detail };
+    throw new TransportError(lastFailure);
+  };
+
+  /** One attempt: every hop and the whole body, or a rejection once `timeoutMs` has passed, whatever fetch does. */
+  const attemptOnce = async (hop: Hop, callerSignal: AbortSignal | undefined): Promise<{ response: Response; body: string }> => {
+    const controller = new AbortController();
+    const forward = () => controller.abort(callerSignal?.reason);
+    if (callerSignal?.aborted) forward();
+    callerSignal?.addEventListener('abort', forward, { once: true });
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        const timeout = new AttemptTimeout();
+        controller.abort(timeout);
+        reject(timeout);
+      }, timeoutMs);
+    });
+    const work = (async () => {
+      const response = await fetchWithinOrigin(baseFetch, hop, origin, controller.signal, MAX_REDIRECTS);
+      return { response, body: await readBounded(response, maxBodyBytes) };
+    })();
+    // After the deadline, whatever the abandoned work ends with concerns nobody.
+    work.catch(() => undefined);
+    try {
+      return await Promise.race([work, deadline]);
+    } finally {
+      clearTimeout(timer);
+      callerSignal?.removeEventListener('abort', forward);
+      // Releases the connection of a failed attempt; a finished body makes this a no-op.
+      controller.abort();
+    }
+  };
 
   const transportFetch = async (input: Parameters<typeof fetch>[0], init?: RequestInit): Promise<Response> => {
     lastFailure = undefined;
-    const request = new Request(input, init);
-    const method = request.method;
+    let method = (init?.method ?? (input instanceof Request ? input.method : 'GET')).toUpperCase();
+    const rawUrl = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+    lastRequest = { method, url: redactUrl(rawUrl) };
+    let request: Request;
+    try {
+      request = new Request(input, init);
+    } catch {
+      // Undici's message would repeat the URL, user info and all.
+      return refuse(method, redactUrl(rawUrl), `refused ${method} ${redactUrl(rawUrl)}: not a URL devboy can request`, 0);
+    }
+    method = request.method;
     const url = redactUrl(request.url);
+    lastRequest = { method, url };
+    const foreign = foreignOrigin(method, request.url, origin);
+    if (foreign !== undefined) return refuse(method, url, foreign, 0);
+    // Read once: every attempt and hop sends the same bytes. The caller's signal is taken from what it
+    // passed, not from `request`, whose link to it lives only as long as that object.
+    const hop: Hop = {
+      method,
+      url: request.url,
+      headers: request.headers,
+      body: request.body === null ? undefined : await request.arrayBuffer(),
+    };
+    const callerSignal = init?.signal ?? (input instanceof Request ? input.signal : undefined);
     for (let attempt = 1; ; attempt++) {
       const retriesLeft = attempt <= maxRetries;
-      const timeout = new AbortController();
-      const timer = setTimeout(() => timeout.abort(), timeoutMs);
       let response: Response;
       let body: string;
       try {
-        response = await baseFetch(new Request(request.clone(), { signal: AbortSignal.any([request.signal, timeout.signal]) }));
-        body = NULL_BODY_STATUSES.has(response.status) ? '' : await response.text();
+        ({ response, body } = await attemptOnce(hop, callerSignal));
       } catch (err) {
-        if (request.signal.aborted) throw err;
-        const kind = timeout.signal.aborted ? 'timeout' : 'network';
+        if (callerSignal?.aborted) throw err;
+        if (err instanceof RefusedRequest) return refuse(method, url, err.detail, attempt);
+        if (err instanceof BodyTooLarge) {
+          lastFailure = { kind: 'too-large', method, url, attempts: attempt, maxBodyBytes };
+          throw new TransportError(lastFailure);
+        }
+        const kind = err instanceof AttemptTimeout ? 'timeout' : 'network';
         if (retriesLeft) {
           const waitMs = backoffMs(attempt, backoffBase, maxWaitMs);
           hooks.onRetry?.({ method, url, reason: kind, retry: attempt, waitMs });
@@ -124,8 +228,6 @@ export function createTransport(options: HttpOptions = {}, hooks: TransportHooks
         }
         lastFailure = { kind, method, url, attempts: attempt, reason: kind, timeoutMs, cause: err };
         throw new TransportError(lastFailure);
-      } finally {
-        clearTimeout(timer);
       }
 
       const decision = response.ok ? undefined : classifyResponse(response.status, response.headers, now());
@@ -162,8 +264,21 @@ export function createTransport(options: HttpOptions = {}, hooks: TransportHooks
     resetFailure: () => {
       lastFailure = undefined;
     },
+    lastRequest: () => lastRequest,
     timeoutMs,
+    maxBodyBytes,
+    origin,
   };
+}
+
+function configuredOrigin(apiUrl: string): string {
+  try {
+    const parsed = new URL(apiUrl);
+    if (parsed.protocol === 'http:' || parsed.protocol === 'https:') return parsed.origin;
+  } catch {
+    // reported below
+  }
+  throw new UsageError(`not an http(s) URL: ${redactUrl(apiUrl)}`);
 }
 
 function failureOf(

@@ -29,11 +29,45 @@ export function secretsOf(credentials: Pick<ResolvedCredentials, 'token' | 'emai
   return [token, email && token ? `${email}:${token}` : undefined];
 }
 
-export function validUrl(value: string, variable: string): string {
-  const withScheme = /^https?:\/\//i.test(value) ? value : `https://${value}`;
+/**
+ * The API URL from a flag, else a variable, else the provider's default; errors name where the bad
+ * value came from (`--host` or the variable).
+ */
+export function apiUrlFrom(flag: string | undefined, fromEnv: string | undefined, fallback: string, variable: string): string {
+  const given = pick(flag);
+  return validUrl(given ?? pick(fromEnv) ?? fallback, given !== undefined ? '--host' : variable);
+}
+
+/**
+ * An API root as a URL, or a usage error saying what is wrong with it. A host that only DNS would
+ * reject (`bad_host!`, `example..com`, `http//example.com`) is caught here: the transport would
+ * otherwise retry it as a network failure.
+ */
+function validUrl(value: string, source: string): string {
+  const text = value.trim();
+  const shape = `${source}: not a URL: ${value} (expected https://HOST[:PORT][/PATH])`;
+  // A scheme is letters and a colon not followed by a port number (`localhost:8080` has none).
+  const scheme = /^([a-z][a-z0-9+.-]*):(?!\d)/i.exec(text)?.[1];
+  if (scheme !== undefined && !/^https?$/i.test(scheme))
+    throw new UsageError(`${source}: ${value}: only http:// and https:// are supported`);
+  if (scheme !== undefined && !/^https?:\/\/[^/]/i.test(text)) throw new UsageError(shape);
+  if (/^https?\/\//i.test(text)) throw new UsageError(shape);
+  let url: URL;
   try {
-    return new URL(withScheme).toString().replace(/\/+$/, '');
+    url = new URL(scheme !== undefined ? text : `https://${text}`);
   } catch {
-    throw new UsageError(`${variable}: not a URL: ${value}`);
+    throw new UsageError(shape);
   }
+  if (url.username || url.password) throw new UsageError(`${source}: must not hold credentials: set the token variable or --token instead`);
+  if (url.search || url.hash) throw new UsageError(`${source}: ${value}: no query or fragment allowed`);
+  if (!isHostName(url.hostname)) throw new UsageError(`${source}: ${value}: ${JSON.stringify(url.hostname)} is not a host name`);
+  return url.toString().replace(/\/+$/, '');
+}
+
+/** An IP address (WHATWG has normalized IPv4 already), or DNS labels of letters, digits, `-` and `_`. */
+function isHostName(hostname: string): boolean {
+  if (hostname.startsWith('[') && hostname.endsWith(']')) return true;
+  const name = hostname.endsWith('.') ? hostname.slice(0, -1) : hostname;
+  if (name.length === 0 || name.length > 253) return false;
+  return name.split('.').every((label) => /^[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?$/i.test(label));
 }

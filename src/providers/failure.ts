@@ -1,4 +1,5 @@
 import { DataError, DevboyError } from '../errors.js';
+import { formatMiB, MAX_BODY_VARIABLE } from '../http/limits.js';
 import { scrubSecrets } from '../http/redact.js';
 import type { Failure, Transport } from '../http/transport.js';
 import { ShapeError } from './json-read.js';
@@ -37,6 +38,15 @@ export function readShape<T>(ctx: FailureContext, transport: Transport, read: ()
   }
 }
 
+/** A session call's failure, whatever threw it, as the one provider error that names the request. */
+export async function namedFailures<T>(ctx: FailureContext, transport: Transport, call: Promise<T>): Promise<T> {
+  try {
+    return await call;
+  } catch (err) {
+    throw err instanceof DevboyError ? err : providerError(ctx, transport, '', err);
+  }
+}
+
 export function providerError(ctx: FailureContext, transport: Transport, notFound: string, err: unknown): DevboyError {
   const name = ctx.provider.display;
   const failure = transport.lastFailure();
@@ -46,13 +56,19 @@ export function providerError(ctx: FailureContext, transport: Transport, notFoun
     const last = transport.journal.at(-1);
     message = `malformed response from ${name}${last ? ` for ${last.method} ${last.url}` : ''}: ${err.message}`;
   } else if (failure) message = describeFailure(name, ctx, failure, notFound);
-  else message = `${name} request failed: ${err instanceof Error ? err.message : String(err)}`;
+  else {
+    const last = transport.lastRequest();
+    message = `${name} request ${last ? `${last.method} ${last.url} ` : ''}failed: ${err instanceof Error ? err.message : String(err)}`;
+  }
   return new DataError(scrubSecrets(message, ctx.secrets), undefined, err);
 }
 
 function describeFailure(name: string, ctx: FailureContext, f: Failure, notFound: string): string {
   const what = `${f.method} ${f.url}`;
   const retries = f.attempts - 1;
+  if (f.kind === 'refused') return `${name}: ${f.detail ?? `refused ${what}`}`;
+  if (f.kind === 'too-large')
+    return `${name} answered ${what} with a body over the ${formatMiB(f.maxBodyBytes ?? 0)} limit (${MAX_BODY_VARIABLE} raises it)`;
   if (f.kind === 'timeout')
     return `${name} did not answer ${what} within ${formatMs(f.timeoutMs ?? 0)} (${f.attempts} attempt${f.attempts === 1 ? '' : 's'})`;
   if (f.kind === 'network')

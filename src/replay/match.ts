@@ -12,7 +12,8 @@ import { recordedAtMs, type CorpusEntry } from './exchange.js';
  *    `/api/v3/repos/...` (Octokit is pointed at the server's root).
  * 2. Position parameters must agree, with their defaults filled in: `page` (1), `startAt` (0),
  *    `nextPageToken`, `after`, `before`, `cursor` (absent). A different page is a different answer.
- * 3. Any other parameter present on both sides must have the same value (after URL decoding).
+ * 3. Any other parameter present on both sides must have the same value, both decoded as form
+ *    encoding (`+` is a space, `%2B` a plus: what GitHub and the others read).
  *    One present on only one side (`per_page`, `state`, `fields`, ...) is tolerated.
  * 4. Among the survivors, the fewest one-sided parameters wins; then the newest recording
  *    (`provenance.recorded_at`; no date counts as oldest); then the later file name.

@@ -63,7 +63,8 @@ function itemNode(plan: ItemPlan, item: number, shares: (typeof VALUE_SHARES)[Da
       if (t.comment !== undefined) return;
       const share = units === 1 ? unitValue : unitValue * (1 - COMMENT_SHELL_SHARE);
       textValueInNodes += share;
-      children.push(...blocks(ti, share));
+      // One push per node: a text of 100k+ blocks would overflow the stack as spread arguments.
+      for (const node of blocks(ti, share)) children.push(node);
     });
     for (const c of lp.comments) {
       const ti = lp.texts.findIndex((t) => t.comment === c.index);

@@ -1,7 +1,7 @@
 import type { Octokit } from '@octokit/rest';
 import { createTransport, type Transport } from '../../http/transport.js';
 import type { JsonValue } from '../../json/types.js';
-import { guardCall, providerError, readShape, type FailureContext } from '../failure.js';
+import { guardCall, namedFailures, providerError, readShape, type FailureContext } from '../failure.js';
 import { asArray, asObject } from '../json-read.js';
 import { parseLinkHeader } from '../link-header.js';
 import type { ModelItem } from '../../model/index.js';
@@ -18,7 +18,7 @@ const SILENT = { debug() {}, info() {}, warn() {}, error() {} };
  * API root: https://api.github.com, https://HOST/api/v3 for Enterprise, or a replay server.
  */
 export async function openGithubClient(options: ClientOptions): Promise<ProviderClient> {
-  const transport = createTransport(options.http, options.hooks);
+  const transport = createTransport(options.apiUrl, options.http, options.hooks);
   const { Octokit } = await import('@octokit/rest');
   const octokit = new Octokit({
     baseUrl: options.apiUrl.replace(/\/+$/, ''),
@@ -32,7 +32,11 @@ export async function openGithubClient(options: ClientOptions): Promise<Provider
     tokenGiven: Boolean(options.token),
     secrets: [options.token],
   };
-  return { provider: 'github', transport, run: (call, paging) => runCall(octokit, transport, ctx, call, paging) };
+  return {
+    provider: 'github',
+    transport,
+    run: (call, paging) => namedFailures(ctx, transport, runCall(octokit, transport, ctx, call, paging)),
+  };
 }
 
 type Response = { data: unknown; headers: Record<string, string | number | undefined> };
@@ -71,7 +75,7 @@ async function runCall(
       });
     case 'search_issues':
       return list(
-        () => octokit.request('GET /search/issues', { ...(q as { q: string }) }),
+        () => octokit.request(searchRoute(query['q']), omit(q, 'q')),
         { what: 'search results', envelope: true, skipPullRequests: true, toItems: each(githubIssue) },
         'GitHub search is not available here',
       );
@@ -159,7 +163,8 @@ async function collect(
     }
     pages.push({ url: exchange.url, link, count: items.length });
     const keptItems = shape.skipPullRequests ? items.filter((v) => !isPullRequestItem(v)) : items;
-    raw.push(...keptItems);
+    // One push per item: spreading a page of 100k+ items into arguments overflows the stack.
+    for (const item of keptItems) raw.push(item);
     kept += keptItems.length;
     const next = parseLinkHeader(link)['next'];
     if (!next || pages.length >= paging.maxPages || kept >= paging.maxItems || !paging.canFetch(next)) break;
@@ -182,4 +187,17 @@ async function single(
   const value = response.data as JsonValue;
   const items = readShape(ctx, transport, () => toItems(value));
   return { items, raw: items.length > 0 ? [value] : [], requests: [exchange.recordedUrl ?? exchange.url] };
+}
+
+/**
+ * Octokit leaves `+` in `q` as it is, and GitHub reads a bare `+` as a space: `language:C++` would ask
+ * for `language:C`. Percent-encoded in the route, the query reaches GitHub exactly as written.
+ */
+function searchRoute(q: string | undefined): string {
+  return q === undefined ? 'GET /search/issues' : `GET /search/issues?q=${encodeURIComponent(q)}`;
+}
+
+function omit(o: object, key: string): Record<string, unknown> {
+  const { [key]: _omitted, ...rest } = o as Record<string, unknown>;
+  return rest;
 }

@@ -1,4 +1,4 @@
-import { pick, validUrl } from '../credentials.js';
+import { apiUrlFrom, pick } from '../credentials.js';
 import { atMostOne, envelopeOf, headerOf, type ProviderModule } from '../provider-module.js';
 import { repoProjectName, repoSource } from '../live-plan.js';
 import { classifyGithub, githubSortInfo } from './endpoints.js';
@@ -14,7 +14,7 @@ export const github: ProviderModule = {
   credentials: (options, env) => {
     const token = pick(options.token, env['GITHUB_TOKEN'], env['GH_TOKEN']);
     return {
-      apiUrl: validUrl(pick(options.host, env['GITHUB_API_URL']) ?? 'https://api.github.com', 'GITHUB_API_URL'),
+      apiUrl: apiUrlFrom(options.host, env['GITHUB_API_URL'], 'https://api.github.com', 'GITHUB_API_URL'),
       ...(token ? { token } : {}),
     };
   },

@@ -1,6 +1,6 @@
 import { createTransport, type Transport } from '../../http/transport.js';
 import type { JsonValue } from '../../json/types.js';
-import { guardCall, providerError, readShape, type FailureContext } from '../failure.js';
+import { guardCall, namedFailures, providerError, readShape, type FailureContext } from '../failure.js';
 import { asArray } from '../json-read.js';
 import type { ModelItem } from '../../model/index.js';
 import type { CallResult, ClientOptions, EndpointCall, PagingPolicy, ProviderClient } from '../types.js';
@@ -27,7 +27,7 @@ interface GitlabApi {
 
 /** Gitbeaker on devboy's transport. `apiUrl`: https://gitlab.com, a self-hosted GitLab, or a replay server; Gitbeaker adds /api/v4. */
 export async function openGitlabClient(options: ClientOptions): Promise<ProviderClient> {
-  const transport = createTransport(options.http, options.hooks);
+  const transport = createTransport(options.apiUrl, options.http, options.hooks);
   const requesterFn = await createGitlabRequesterFn(transport);
   const { Gitlab } = await import('@gitbeaker/rest');
   // queryTimeout 0: the transport owns timeouts, per attempt.
@@ -42,7 +42,11 @@ export async function openGitlabClient(options: ClientOptions): Promise<Provider
     tokenGiven: Boolean(options.token),
     secrets: [options.token],
   };
-  return { provider: 'gitlab', transport, run: (call, paging) => runCall(api, transport, ctx, call, paging) };
+  return {
+    provider: 'gitlab',
+    transport,
+    run: (call, paging) => namedFailures(ctx, transport, runCall(api, transport, ctx, call, paging)),
+  };
 }
 
 type PageFetch = (page: string) => Promise<unknown>;
@@ -150,7 +154,8 @@ async function collect(
       throw providerError(ctx, transport, notFound, err);
     }
     pages.push({ url: exchange.url, headers: exchange.headers, count: items.length });
-    raw.push(...items);
+    // One push per item: spreading a page of 100k+ items into arguments overflows the stack.
+    for (const item of items) raw.push(item);
     const next = exchange.headers.get('x-next-page')?.trim();
     if (!next || pages.length >= paging.maxPages || raw.length >= paging.maxItems) break;
     const nextUrl = new URL(exchange.url);

@@ -1,4 +1,4 @@
-import { pick, validUrl } from '../credentials.js';
+import { apiUrlFrom, pick } from '../credentials.js';
 import { atMostOne, type ProviderModule } from '../provider-module.js';
 import { repoProjectName, repoSource } from '../live-plan.js';
 import { classifyGitlab, gitlabSortInfo } from './endpoints.js';
@@ -13,7 +13,7 @@ export const gitlab: ProviderModule = {
   // GITLAB_TOKEN; GITLAB_HOST for a self-hosted GitLab. Public projects are readable without a token.
   credentials: (options, env) => {
     const token = pick(options.token, env['GITLAB_TOKEN']);
-    return { apiUrl: validUrl(pick(options.host, env['GITLAB_HOST']) ?? 'https://gitlab.com', 'GITLAB_HOST'), ...(token ? { token } : {}) };
+    return { apiUrl: apiUrlFrom(options.host, env['GITLAB_HOST'], 'https://gitlab.com', 'GITLAB_HOST'), ...(token ? { token } : {}) };
   },
   projectName: repoProjectName,
   sourceRepo: repoSource,

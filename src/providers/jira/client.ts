@@ -1,6 +1,6 @@
 import { createTransport, type Transport } from '../../http/transport.js';
 import type { JsonObject, JsonValue } from '../../json/types.js';
-import { guardCall, readShape, type FailureContext } from '../failure.js';
+import { guardCall, namedFailures, readShape, type FailureContext } from '../failure.js';
 import { asArray, asObject, optNumber, optObject, optString } from '../json-read.js';
 import type { ModelItem } from '../../model/index.js';
 import type { CallResult, ClientOptions, EndpointCall, PagingPolicy, ProviderClient } from '../types.js';
@@ -25,7 +25,7 @@ const SEARCH_PARAMS = ['validateQuery', 'fields', 'expand', 'properties', 'field
  * token alone is a Server/Data Center personal access token, sent as Bearer.
  */
 export async function openJiraClient(options: ClientOptions): Promise<ProviderClient> {
-  const transport = createTransport(options.http, options.hooks);
+  const transport = createTransport(options.apiUrl, options.http, options.hooks);
   const { Version2Client, Version3Client } = await import('jira.js');
   const authentication = options.token
     ? options.email
@@ -50,7 +50,8 @@ export async function openJiraClient(options: ClientOptions): Promise<ProviderCl
   return {
     provider: 'jira',
     transport,
-    run: (call, paging) => runCall(client(call.params['api'] ?? '2'), transport, ctx, browseBase, call, paging),
+    run: (call, paging) =>
+      namedFailures(ctx, transport, runCall(client(call.params['api'] ?? '2'), transport, ctx, browseBase, call, paging)),
   };
 }
 
@@ -167,7 +168,8 @@ async function offsetPages(
       return { items, page: offsetPage(o, items.length, startAt) };
     });
     pages.push(page);
-    raw.push(...items);
+    // One push per item: spreading a page of 100k+ items into arguments overflows the stack.
+    for (const item of items) raw.push(item);
     const next = page.startAt + items.length;
     if (items.length === 0 || page.total === undefined || next >= page.total) break;
     if (pages.length >= paging.maxPages || raw.length >= paging.maxItems) break;
@@ -220,7 +222,7 @@ async function tokenPages(
     const exchange = transport.journal.at(-1)!;
     requests.push(exchange.recordedUrl ?? exchange.url);
     const o = readShape(ctx, transport, () => asObject(body, 'the search page'));
-    raw.push(...readShape(ctx, transport, () => asArray(o['issues'], 'the issues of the search page')));
+    for (const item of readShape(ctx, transport, () => asArray(o['issues'], 'the issues of the search page'))) raw.push(item);
     pageCount++;
     next = o['isLast'] === true ? undefined : optString(o, 'nextPageToken');
     if (!next || pageCount >= paging.maxPages || raw.length >= paging.maxItems) break;

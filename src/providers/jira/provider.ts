@@ -1,5 +1,5 @@
 import { UsageError } from '../../errors.js';
-import { pick, validUrl } from '../credentials.js';
+import { apiUrlFrom, pick } from '../credentials.js';
 import { envelopeOf, type ProviderModule } from '../provider-module.js';
 import { classifyJira, jiraSortInfo } from './endpoints.js';
 import { jiraLivePlan, jiraProjectKey } from './live-plan.js';
@@ -13,9 +13,9 @@ export const jira: ProviderModule = {
   // JIRA_HOST, with JIRA_EMAIL + JIRA_API_TOKEN (Cloud) or JIRA_PAT (Server/Data Center);
   // JIRA_API_VERSION, else 3 on *.atlassian.net and 2 elsewhere.
   credentials: (options, env) => {
-    const host = pick(options.host, env['JIRA_HOST']);
-    if (!host) throw new UsageError('Jira needs a site: set JIRA_HOST or --host (e.g. https://example.atlassian.net)');
-    const apiUrl = validUrl(host, 'JIRA_HOST');
+    if (!pick(options.host, env['JIRA_HOST']))
+      throw new UsageError('Jira needs a site: set JIRA_HOST or --host (e.g. https://example.atlassian.net)');
+    const apiUrl = apiUrlFrom(options.host, env['JIRA_HOST'], '', 'JIRA_HOST');
     const email = pick(options.email, env['JIRA_EMAIL']);
     const token = email ? pick(options.token, env['JIRA_API_TOKEN']) : pick(options.token, env['JIRA_PAT'], env['JIRA_API_TOKEN']);
     if (email && !token) throw new UsageError('JIRA_EMAIL is set but no API token: set JIRA_API_TOKEN (or --token)');

@@ -1,0 +1,33 @@
+import { UsageError } from '../errors.js';
+
+/** How far devboy lets one request go: sizes, hops. Timeouts and retries are HttpOptions. */
+
+const MIB = 1024 * 1024;
+
+/**
+ * The largest response body devboy accepts, decoded. No page devboy asks for comes near it (the
+ * largest in the corpus is about 0.5 MiB); a body past it is a misbehaving server or proxy, and
+ * reading on would only fill memory.
+ */
+export const DEFAULT_MAX_BODY_MIB = 64;
+
+export const MAX_BODY_VARIABLE = 'DEVBOY_MAX_BODY_MB';
+
+/** Redirects followed for one request; GitHub's renamed repositories and moved projects need one. */
+export const MAX_REDIRECTS = 5;
+
+/** The body cap: `DEVBOY_MAX_BODY_MB` (whole MiB) if set, else the default. */
+export function maxBodyBytesFrom(env: Record<string, string | undefined>): number {
+  const raw = env[MAX_BODY_VARIABLE];
+  if (raw === undefined || raw.trim() === '') return DEFAULT_MAX_BODY_MIB * MIB;
+  const text = raw.trim();
+  if (!/^\d+$/.test(text) || Number(text) < 1) {
+    throw new UsageError(`${MAX_BODY_VARIABLE} must be a whole number of MiB of at least 1, got ${JSON.stringify(raw)}`);
+  }
+  return Number(text) * MIB;
+}
+
+/** `64 MiB`, `0.5 MiB`. */
+export function formatMiB(bytes: number): string {
+  return `${Number((bytes / MIB).toFixed(2))} MiB`;
+}

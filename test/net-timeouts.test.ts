@@ -1,0 +1,201 @@
+import assert from 'node:assert/strict';
+import { before, describe, it } from 'node:test';
+import { DataError, DevboyError } from '../src/errors.js';
+import type { HttpOptions } from '../src/http/transport.js';
+import { loadLiveDatasets } from '../src/providers/load.js';
+import { openClient as openSession } from '../src/providers/client.js';
+import type { ProviderName } from '../src/model/index.js';
+import type { EndpointCall } from '../src/providers/types.js';
+import { bigBody, endless, silent, startHostile, trickle, underGcPressure, within, type Behaviour } from './helpers/hostile-server.js';
+import { instantSleep } from './helpers/recordings.js';
+
+/**
+ * Every request devboy makes is bounded in time (connect, headers, whole body) and in size, for
+ * the real clients, while garbage collections run as they do in a long run.
+ */
+
+const TOKENS = { github: 'ghp_HOSTILEtoken0123456789', gitlab: 'glpat-HOSTILEtoken0123456789', jira: 'ATATThostileTOKEN0123456789' };
+const PROVIDERS: ProviderName[] = ['github', 'gitlab', 'jira'];
+const DISPLAY = { github: 'GitHub', gitlab: 'GitLab', jira: 'Jira' };
+
+// The bounds are about the network: load the client libraries, and Node's own fetch (loaded on its
+// first call), before any clock starts.
+before(async () => {
+  await Promise.all([import('@octokit/rest'), import('@gitbeaker/rest'), import('jira.js'), fetch('data:,warm')]);
+});
+
+function load(provider: ProviderName, host: string, http: HttpOptions): Promise<unknown> {
+  const where = provider === 'jira' ? { project: 'ACME', email: 'me@example.com' } : { owner: 'acme', repo: 'widgets' };
+  return loadLiveDatasets({ provider, ...where, host, token: TOKENS[provider], env: {}, limit: 5, details: 0, http });
+}
+
+/** The error a run ends with, and how long it took; the run must end within `boundMs`. */
+async function failure(provider: ProviderName, host: string, http: HttpOptions, boundMs: number) {
+  const started = performance.now();
+  const err = await within(
+    boundMs,
+    `${provider} against ${host}`,
+    load(provider, host, http).then(
+      () => assert.fail('expected a failure'),
+      (e: unknown) => e,
+    ),
+  );
+  const elapsed = performance.now() - started;
+  assert.ok(err instanceof DataError, `a DataError, got ${String(err)}`);
+  assert.doesNotMatch(err.oneLine(), /\n/);
+  for (const token of Object.values(TOKENS)) assert.ok(!err.message.includes(token));
+  return { err, elapsed };
+}
+
+async function withServer<T>(behaviour: Behaviour, work: (url: string, received: () => number) => Promise<T>): Promise<T> {
+  const server = await startHostile(behaviour);
+  try {
+    return await work(server.url, () => server.received.length);
+  } finally {
+    await server.close();
+  }
+}
+
+describe('a server that never answers', () => {
+  for (const provider of PROVIDERS) {
+    it(`${provider}: each attempt times out, and the run ends within attempts × timeout + waits`, async () => {
+      await withServer(silent, async (url, received) => {
+        // Real waits this time: the bound the docs promise includes them.
+        const http = { timeoutMs: 200, maxRetries: 2, backoffBaseMs: 50 };
+        const bound = 3 * 200 + 50 + 100;
+        const { err, elapsed } = await underGcPressure(() => failure(provider, url, http, 10_000));
+        assert.match(
+          err.message,
+          new RegExp(`^${DISPLAY[provider]} did not answer GET http://127\\.0\\.0\\.1:\\d+/\\S+ within 200 ms \\(3 attempts\\)$`),
+        );
+        assert.equal(received(), 3);
+        assert.ok(elapsed < bound + 1500, `ended after ${Math.round(elapsed)} ms; the promise is ${bound} ms`);
+      });
+    });
+  }
+});
+
+describe('a body that trickles after the headers', () => {
+  for (const provider of PROVIDERS) {
+    it(`${provider}: the timeout covers the whole body`, async () => {
+      await withServer(trickle(20), async (url, received) => {
+        const { err } = await underGcPressure(() =>
+          failure(provider, url, { timeoutMs: 300, maxRetries: 1, sleep: instantSleep().sleep }, 8000),
+        );
+        assert.match(
+          err.message,
+          new RegExp(`^${DISPLAY[provider]} did not answer GET http://127\\.0\\.0\\.1:\\d+/\\S+ within 300 ms \\(2 attempts\\)$`),
+        );
+        assert.equal(received(), 2);
+      });
+    });
+  }
+});
+
+describe('a body larger than the cap', () => {
+  for (const provider of PROVIDERS) {
+    it(`${provider}: an endless body stops at the cap, with one error naming the request, not retried`, async () => {
+      await withServer(endless, async (url, received) => {
+        const http = { timeoutMs: 20_000, maxRetries: 3, maxBodyBytes: 1024 * 1024, sleep: instantSleep().sleep };
+        const { err } = await failure(provider, url, http, 8000);
+        assert.match(
+          err.message,
+          new RegExp(
+            `^${DISPLAY[provider]} answered GET http://127\\.0\\.0\\.1:\\d+/\\S+ with a body over the 1 MiB limit \\(DEVBOY_MAX_BODY_MB raises it\\)$`,
+          ),
+        );
+        assert.equal(received(), 1);
+      });
+    });
+  }
+
+  it('a Content-Length over the cap is refused before the body is read', async () => {
+    await withServer(bigBody(3 * 1024 * 1024), async (url) => {
+      const { err } = await failure('github', url, { maxBodyBytes: 2 * 1024 * 1024, maxRetries: 0 }, 8000);
+      assert.match(
+        err.message,
+        /^GitHub answered GET http:\/\/127\.0\.0\.1:\d+\/repos\/acme\/widgets\/issues\S* with a body over the 2 MiB limit/,
+      );
+    });
+  });
+
+  it('a body under the cap is read as usual', async () => {
+    await withServer(bigBody(512 * 1024), async (url) => {
+      // An empty JSON array padded with spaces: valid, so the run gets past the first list.
+      const datasets = await load('github', url, { maxBodyBytes: 1024 * 1024, maxRetries: 0 });
+      assert.deepEqual(datasets, []);
+    });
+  });
+
+  it('the cap is 64 MiB unless DEVBOY_MAX_BODY_MB says otherwise', async () => {
+    const { createTransport } = await import('../src/http/transport.js');
+    assert.equal(createTransport('http://127.0.0.1:1').maxBodyBytes, 64 * 1024 * 1024);
+    const saved = process.env['DEVBOY_MAX_BODY_MB'];
+    try {
+      process.env['DEVBOY_MAX_BODY_MB'] = '3';
+      assert.equal(createTransport('http://127.0.0.1:1').maxBodyBytes, 3 * 1024 * 1024);
+      process.env['DEVBOY_MAX_BODY_MB'] = 'lots';
+      assert.throws(
+        () => createTransport('http://127.0.0.1:1'),
+        (e: unknown) =>
+          e instanceof DevboyError &&
+          e.exitCode === 2 &&
+          /^DEVBOY_MAX_BODY_MB must be a whole number of MiB of at least 1, got "lots"$/.test(e.message),
+      );
+    } finally {
+      if (saved === undefined) delete process.env['DEVBOY_MAX_BODY_MB'];
+      else process.env['DEVBOY_MAX_BODY_MB'] = saved;
+    }
+  });
+});
+
+describe('hang probe', () => {
+  it('100 concurrent requests through the real clients against a silent server, under GC pressure, all end within their bound', async () => {
+    await withServer(silent, async (url, received) => {
+      const http = { timeoutMs: 400, maxRetries: 1, sleep: instantSleep().sleep };
+      const paging = { maxPages: 1, maxItems: 5, canFetch: () => true };
+      const calls: Record<ProviderName, EndpointCall> = {
+        github: { kind: 'issues', endpoint: 'issues', params: { owner: 'acme', repo: 'widgets' } },
+        gitlab: { kind: 'issues', endpoint: 'issues', params: { project_id: 'acme/widgets' } },
+        jira: { kind: 'issues', endpoint: 'search', params: { jql: 'project = ACME' } },
+      };
+      // One session per provider, opened before the clock starts. A Gitbeaker client is large enough
+      // that 100 of them would make each forced collection take a third of a second; and collections
+      // every 200 ms still leave the clients time to send their requests.
+      const sessions = await Promise.all(
+        PROVIDERS.map(async (provider) => ({
+          provider,
+          session: await openSession(provider, { apiUrl: url, token: TOKENS[provider], http }),
+        })),
+      );
+      // A client's first request does one-time work (Octokit and axios set themselves up): done here too.
+      await Promise.all(sessions.map(({ provider, session }) => session.run(calls[provider], paging).catch(() => undefined)));
+      const warmUp = received();
+      const runs = await underGcPressure(
+        () =>
+          Promise.all(
+            Array.from({ length: 100 }, async (_, i) => {
+              const { provider, session } = sessions[i % sessions.length]!;
+              const started = performance.now();
+              const err = await within(6000, `${provider} request`, session.run(calls[provider], paging)).then(
+                () => assert.fail('expected a timeout'),
+                (e: unknown) => e,
+              );
+              return { provider, err, elapsed: performance.now() - started };
+            }),
+          ),
+        200,
+      );
+      assert.equal(runs.length, 100);
+      for (const { provider, err } of runs) {
+        assert.ok(err instanceof DataError, String(err));
+        assert.match(err.message, new RegExp(`^${DISPLAY[provider]} did not answer GET .* within 400 ms \\(2 attempts\\)$`));
+      }
+      // Under load a request can time out before this process's own server has read it: at most, not exactly.
+      assert.ok(received() - warmUp <= 200, `${received() - warmUp} requests received`);
+      // Two attempts of 400 ms; the rest is slack for a loaded machine, where timers fire late.
+      const slowest = Math.max(...runs.map((r) => r.elapsed));
+      assert.ok(slowest < 2 * 400 + 2500, `slowest request took ${Math.round(slowest)} ms`);
+    });
+  });
+});
