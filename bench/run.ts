@@ -10,8 +10,9 @@ import { startupSection } from './startup.js';
 import { streamingSection } from './streaming.js';
 import { budgetFitSection } from './budget-fit.js';
 import { trimAlgorithmsSection } from './trim-algorithms.js';
+import { matrixSection } from './matrix.js';
 
-const SECTIONS: BenchSection[] = [formatsSection, startupSection, trimAlgorithmsSection, budgetFitSection, streamingSection];
+const SECTIONS: BenchSection[] = [formatsSection, startupSection, matrixSection, trimAlgorithmsSection, budgetFitSection, streamingSection];
 
 const options = parseOptions(process.argv.slice(2));
 const only = options.get('only')?.split(',');

@@ -1,4 +1,4 @@
-import { Flags } from '@oclif/core';
+import * as Flags from '@oclif/core/flags';
 import { DevboyCommand } from '../src/cli/base-command.js';
 import { connectionFlags, connectionOptions } from '../src/cli/connection-flags.js';
 import { parseList } from '../src/cli/list-flag.js';
@@ -18,7 +18,7 @@ export default class Benchmark extends DevboyCommand {
   static override description = `Reads issues, pull/merge requests, diffs, comments and discussions (replayed from the corpus
 embedded in devboy by default, or from --corpus DIR; live with --provider, or --owner/--repo for GitHub), and for each dataset, level (raw, full, standard, minimal) and format (json,
 json-compact, toon, stc, gcf) reports tokens under each tokenizer, bytes, pages at --budget,
-encode/decode time (median of --runs), whether it round-trips, and the savings against a named
+encode/decode time (median of adaptive timed runs: up to --runs, within --time-budget), whether it round-trips, and the savings against a named
 baseline. Prints a table; --json writes the result (schema devboy.benchmark/1, docs/benchmark-schema.md)
 and --markdown a report for CI summaries. With --baseline, compares with a saved --json result and
 exits 1 on any regression (token growth beyond --max-regression, lost round trip, missing row).
@@ -58,10 +58,15 @@ Exit codes: 0 ok; 1 regression, bad data or provider failure; 2 usage.`;
     }),
     budget: Flags.integer({ description: 'token budget per response, for the pages column', min: 100, default: 8000 }),
     runs: Flags.integer({
-      description: 'timed runs per encode and decode (after a warm-up); the median is reported',
+      description:
+        'most timed runs per encode and decode (after a warm-up); exactly this many with --time-budget 0; the median is reported',
       min: 1,
       max: 50,
       default: 5,
+    }),
+    'time-budget': Flags.string({
+      description: 'milliseconds of timed runs per encode and decode before the runs stop (0: always --runs runs)',
+      default: '1',
     }),
     'savings-baseline': Flags.string({
       description: 'baseline of savings.encoder in every row',
@@ -82,6 +87,9 @@ Exit codes: 0 ok; 1 regression, bad data or provider failure; 2 usage.`;
   async run(): Promise<void> {
     const { flags } = await this.parse(Benchmark);
     const maxRegression = Number(flags['max-regression']);
+    const timeBudgetMs = Number(flags['time-budget']);
+    if (!Number.isFinite(timeBudgetMs) || timeBudgetMs < 0)
+      this.error(`--time-budget must be a non-negative number of milliseconds, got '${flags['time-budget']}'`, { exit: 2 });
     if (!Number.isFinite(maxRegression) || maxRegression < 0)
       this.error(`--max-regression must be a non-negative number of percent, got '${flags['max-regression']}'`, { exit: 2 });
     const kinds = parseList('dataset', flags.dataset, DATASET_KINDS);
@@ -115,7 +123,17 @@ Exit codes: 0 ok; 1 regression, bad data or provider failure; 2 usage.`;
     const result = await runBenchmark(
       datasets,
       source,
-      { kinds, levels, formats, tokenizers, budget: flags.budget, runs: flags.runs, savingsBaseline, ...(session ? { session } : {}) },
+      {
+        kinds,
+        levels,
+        formats,
+        tokenizers,
+        budget: flags.budget,
+        runs: flags.runs,
+        timeBudgetMs,
+        savingsBaseline,
+        ...(session ? { session } : {}),
+      },
       (p) => bar.update(p.done, p.total, p.what),
     );
     bar.done();
@@ -126,9 +144,13 @@ Exit codes: 0 ok; 1 regression, bad data or provider failure; 2 usage.`;
         : undefined;
     const { EXPORTERS, regressionText } = await import('../src/report/index.js');
     const input = { result, ...(regression ? { regression } : {}) };
-    if (flags.output) await writeFileAtomic(flags.output, EXPORTERS.json.render(input));
-    const exporter = EXPORTERS[flags.json ? 'json' : flags.markdown ? 'markdown' : 'table'];
-    await this.writeStdout(exporter.render(input, { color: Boolean(process.stdout.isTTY) && !process.env.NO_COLOR }));
+    // Rendered once when written and printed both: on a large corpus it is tens of megabytes.
+    const json = flags.output || flags.json ? EXPORTERS.json.render(input) : undefined;
+    if (flags.output) await writeFileAtomic(flags.output, json!);
+    const exporter = EXPORTERS[flags.markdown ? 'markdown' : 'table'];
+    await this.writeStdout(
+      json !== undefined && flags.json ? json : exporter.render(input, { color: Boolean(process.stdout.isTTY) && !process.env.NO_COLOR }),
+    );
     // JSON on stdout is for machines; the gate's verdict still reaches the person reading the log.
     if (flags.json && regression) this.writeStderr(`${regressionText(regression)}\n`);
     if (regression && !regression.passed) process.exitCode = 1;

@@ -1,4 +1,5 @@
-import { Args, Flags } from '@oclif/core';
+import * as Args from '@oclif/core/args';
+import * as Flags from '@oclif/core/flags';
 import { DevboyCommand } from '../src/cli/base-command.js';
 import { buildResponse } from '../src/budget/response-request.js';
 import { responseJson, responseStatsLine } from '../src/budget/response-report.js';

@@ -1,4 +1,4 @@
-import { Flags } from '@oclif/core';
+import * as Flags from '@oclif/core/flags';
 import { DevboyCommand } from '../src/cli/base-command.js';
 import { connectionFlags, connectionOptions } from '../src/cli/connection-flags.js';
 import { formatMs } from '../src/providers/failure.js';

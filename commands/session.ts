@@ -1,4 +1,5 @@
-import { Args, Flags } from '@oclif/core';
+import * as Args from '@oclif/core/args';
+import * as Flags from '@oclif/core/flags';
 import { DevboyCommand } from '../src/cli/base-command.js';
 import { FORMAT_NAMES, type FormatName } from '../src/formats/types.js';
 import { readTranscriptFile, TRANSCRIPT_KINDS, type TranscriptKind } from '../src/transcript/load.js';

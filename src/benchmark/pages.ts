@@ -16,6 +16,8 @@ export interface PagesInput {
   tokenizer: Tokenizer;
   /** The benchmark's memoizing count: the whole list was counted already, so a list that fits costs nothing. */
   count: (text: string) => number;
+  /** UTF-8 bytes of each item's JSON, asked for only when the list needs pages (shared by formats and tokenizers). */
+  sizes?: () => readonly number[];
 }
 
 /**
@@ -33,5 +35,6 @@ export function pagesAtBudget(input: PagesInput): number {
     ...(input.aligned ? { models: input.dataset.result.items } : {}),
     count: input.count,
     wholeText: input.text,
+    ...(input.sizes ? { sizes: input.sizes } : {}),
   }).total_chunks;
 }

@@ -3,14 +3,23 @@ import { BASELINE_FORMAT, SAVINGS_BASELINES, type SavingsBaseline } from '../met
 import type { Dataset, DatasetKind } from '../model/index.js';
 import { loadTokenizer, type TokenizerName } from '../tokens/registry.js';
 import { datasetAtLevel, type Level } from '../trim/levels.js';
-import { measureEncoding } from './measure.js';
+import { measureEncoding, warmUp } from './measure.js';
 import { buildRow } from './row.js';
 import { firstResponseFit } from './fit.js';
 import { pagesAtBudget } from './pages.js';
-import { BENCHMARK_SCHEMA, type BenchmarkResult, type BenchmarkRow, type DatasetEntry, type SessionSummary } from './schema.js';
+import {
+  BENCHMARK_SCHEMA,
+  type BenchmarkResult,
+  type BenchmarkRow,
+  type DatasetEntry,
+  type FitEntry,
+  type SessionSummary,
+} from './schema.js';
 import { biasTable } from './bias.js';
 import type { TranscriptDedup } from './transcript-dedup.js';
 import { TokenCache } from './token-cache.js';
+import { NO_CLOCK, type Clock, type PhaseClock } from './phases.js';
+import type { TimingPlan } from './timing.js';
 import { devboyVersion } from '../versions.js';
 import { tokenizerImplementation } from './versions.js';
 
@@ -20,12 +29,20 @@ export interface BenchmarkOptions {
   formats: FormatName[];
   tokenizers: TokenizerName[];
   budget: number;
+  /** Most timed runs per encode and decode; exactly this many when `timeBudgetMs` is 0. */
   runs: number;
+  /** Timed runs of one encode or decode stop after about this long (adaptive timing); default DEFAULT_TIME_BUDGET_MS. */
+  timeBudgetMs?: number;
   savingsBaseline: SavingsBaseline;
   formatOptions?: FormatOptions;
   /** A replayed session: its dedup saving per tokenizer goes into every row (0 without one). */
   session?: { dedup: TranscriptDedup; summary: SessionSummary };
+  /** Where the time goes, for `npm run bench` (no accounting without one). */
+  clock?: PhaseClock;
 }
+
+/** Per encode or decode of one dataset, level and format: enough for fast codecs' runs, little for slow ones. */
+export const DEFAULT_TIME_BUDGET_MS = 1;
 
 export interface BenchmarkSource {
   kind: 'corpus' | 'live';
@@ -34,7 +51,17 @@ export interface BenchmarkSource {
   target?: string;
 }
 
+/**
+ * Datasets read a group at a time (a corpus project), so that only one group is in memory:
+ * `total` groups, each yielded in the order of the result.
+ */
+export interface DatasetStream {
+  total: number;
+  batches: AsyncIterable<readonly Dataset[]>;
+}
+
 export interface BenchmarkProgress {
+  /** Datasets × levels done of an array; groups (corpus projects) done of a stream. */
   done: number;
   total: number;
   what: string;
@@ -46,45 +73,76 @@ const BASELINE_FORMATS: Record<SavingsBaseline, FormatName> = BASELINE_FORMAT;
 /**
  * Measure every dataset at every level in every format under every tokenizer. Each text is
  * encoded once and counted once per tokenizer; timings re-run encode and decode on purpose.
+ * Work goes dataset by dataset and keeps counts, not texts: what one dataset needed (its texts,
+ * the token caches) is dropped before the next, so memory does not grow with the corpus beyond
+ * the rows themselves.
  */
 export async function runBenchmark(
-  allDatasets: readonly Dataset[],
+  input: readonly Dataset[] | DatasetStream,
   source: BenchmarkSource,
   options: BenchmarkOptions,
   onProgress?: (p: BenchmarkProgress) => void,
 ): Promise<BenchmarkResult> {
+  const clock: Clock = options.clock ?? NO_CLOCK;
   const measured = unique([...options.formats, ...Object.values(BASELINE_FORMATS)]);
-  const formats = new Map(await Promise.all(measured.map(async (n) => [n, await loadFormat(n, options.formatOptions)] as const)));
-  const tokenizers = await Promise.all(options.tokenizers.map((n) => loadTokenizer(n)));
-  const caches = new Map(tokenizers.map((t) => [t.name, new TokenCache(t)]));
+  const formats = new Map(
+    await clock.runAsync('load', () => Promise.all(measured.map(async (n) => [n, await loadFormat(n, options.formatOptions)] as const))),
+  );
+  const tokenizers = await clock.runAsync('load', () => Promise.all(options.tokenizers.map((n) => loadTokenizer(n))));
+  clock.run('timing', () => warmUp([...formats.values()]));
+  const caches = new Map(tokenizers.map((t) => [t.name, new TokenCache(t, clock)]));
+  const timing: TimingPlan = { maxRuns: options.runs, budgetMs: options.timeBudgetMs ?? DEFAULT_TIME_BUDGET_MS };
+  // The fit view under the report's main tokenizer: the first real one, else the heuristic.
+  const fitTokenizer = tokenizers.find((t) => !t.estimate) ?? tokenizers[0]!;
+  const fitCount = caches.get(fitTokenizer.name)!.count;
 
-  const datasets = allDatasets.filter((d) => options.kinds.includes(d.kind));
+  const entries: DatasetEntry[] = [];
   const rows: BenchmarkRow[] = [];
-  const total = datasets.length * options.levels.length;
+  const fit: FitEntry[] = [];
+  const stream = Array.isArray(input) ? undefined : (input as DatasetStream);
+  const total = stream
+    ? stream.total
+    : (input as readonly Dataset[]).filter((d) => options.kinds.includes(d.kind)).length * options.levels.length;
   let done = 0;
-  for (const ds of datasets) {
+
+  const measureDataset = (ds: Dataset) => {
+    entries.push(datasetEntry(ds));
     const rawBytes = Buffer.byteLength(JSON.stringify(ds.raw));
+    const fitFormat = (name: FormatName, fullText?: string, fullTokens?: number) =>
+      fit.push(
+        clock.run('fit', () =>
+          firstResponseFit(ds, formats.get(name)!, fitTokenizer, options.budget, knowing(fullText, fullTokens, fitCount), fullText),
+        ),
+      );
     for (const level of options.levels) {
       onProgress?.({ done, total, what: `${ds.provider}/${ds.project} ${ds.kind} ${level}` });
       const items = datasetAtLevel(ds, level);
-      const encoded = new Map(measured.map((name) => [name, measureEncoding(formats.get(name)!, items, options.runs)] as const));
+      const encoded = new Map(measured.map((name) => [name, measureEncoding(formats.get(name)!, items, timing, clock)] as const));
+      // The planner's size guesses: the same for every format and tokenizer, computed when a list needs pages.
+      let sizes: number[] | undefined;
+      const sizesOf = () => (sizes ??= items.map((v) => Buffer.byteLength(JSON.stringify(v))));
       for (const tokenizer of tokenizers) {
         const { count } = caches.get(tokenizer.name)!;
-        const baselineTokens = Object.fromEntries(
-          SAVINGS_BASELINES.map((b) => [b, count(encoded.get(BASELINE_FORMATS[b])!.text)]),
-        ) as Record<SavingsBaseline, number>;
+        const tokens = new Map(measured.map((name) => [name, count(encoded.get(name)!.text)] as const));
+        const baselineTokens = Object.fromEntries(SAVINGS_BASELINES.map((b) => [b, tokens.get(BASELINE_FORMATS[b])!])) as Record<
+          SavingsBaseline,
+          number
+        >;
         for (const format of options.formats) {
           const e = encoded.get(format)!;
-          const pages = pagesAtBudget({
-            dataset: ds,
-            items,
-            text: e.text,
-            aligned: items.length === ds.result.items.length,
-            budget: options.budget,
-            format: e.format,
-            tokenizer,
-            count,
-          });
+          const pages = clock.run('pages', () =>
+            pagesAtBudget({
+              dataset: ds,
+              items,
+              text: e.text,
+              aligned: items.length === ds.result.items.length,
+              budget: options.budget,
+              format: e.format,
+              tokenizer,
+              count: knowing(e.text, tokens.get(format)!, count),
+              sizes: sizesOf,
+            }),
+          );
           rows.push(
             buildRow({
               dataset: ds,
@@ -93,7 +151,7 @@ export async function runBenchmark(
               format,
               encoded: e,
               tokenizer: tokenizer.name,
-              tokens: count(e.text),
+              tokens: tokens.get(format)!,
               baselineTokens,
               pages,
               savingsBaseline: options.savingsBaseline,
@@ -101,17 +159,29 @@ export async function runBenchmark(
             }),
           );
         }
+        // The fit view starts from the full level's text: measured here, so it is not encoded again.
+        if (level === 'full' && tokenizer === fitTokenizer) {
+          for (const name of options.formats) fitFormat(name, encoded.get(name)!.text, tokens.get(name)!);
+        }
       }
+      if (!stream) done++;
+    }
+    if (!options.levels.includes('full')) for (const name of options.formats) fitFormat(name);
+    // A chunk shares text with its own dataset only: what was counted for this one is dropped.
+    for (const cache of caches.values()) cache.clear();
+  };
+
+  if (stream) {
+    const batches = stream.batches[Symbol.asyncIterator]();
+    for (;;) {
+      const next = await clock.runAsync('load', () => batches.next());
+      if (next.done) break;
+      for (const ds of next.value) if (options.kinds.includes(ds.kind)) measureDataset(ds);
       done++;
     }
+  } else {
+    for (const ds of input as readonly Dataset[]) if (options.kinds.includes(ds.kind)) measureDataset(ds);
   }
-  // The fit view under the report's main tokenizer: the first real one, else the heuristic.
-  const fitTokenizer = tokenizers.find((t) => !t.estimate) ?? tokenizers[0]!;
-  const fit = datasets.flatMap((ds) =>
-    options.formats.map((name) =>
-      firstResponseFit(ds, formats.get(name)!, fitTokenizer, options.budget, caches.get(fitTokenizer.name)!.count),
-    ),
-  );
   onProgress?.({ done, total, what: 'done' });
 
   return {
@@ -126,6 +196,7 @@ export async function runBenchmark(
     settings: {
       budget: options.budget,
       runs: options.runs,
+      timing: { mode: timing.budgetMs > 0 ? 'adaptive' : 'fixed', max_runs: timing.maxRuns, budget_ms: timing.budgetMs },
       savings_baseline: options.savingsBaseline,
       levels: options.levels,
       formats: options.formats,
@@ -134,7 +205,7 @@ export async function runBenchmark(
     },
     tokenizers: tokenizers.map((t) => ({ name: t.name, estimate: t.estimate, implementation: tokenizerImplementation(t.name) })),
     formats: options.formats.map((n) => ({ name: n, media_type: FORMAT_INFO[n].mediaType, implementation: FORMAT_INFO[n].implementation })),
-    datasets: datasets.map(datasetEntry),
+    datasets: entries,
     rows,
     heuristic_bias: biasTable(rows),
     fit,
@@ -151,6 +222,11 @@ export async function runBenchmark(
         reason: r.lossless_reason ?? 'not lossless',
       })),
   };
+}
+
+/** A count that already knows one text's answer (the whole list the planner starts from). */
+function knowing(text: string | undefined, tokens: number | undefined, count: (t: string) => number): (t: string) => number {
+  return text === undefined || tokens === undefined ? count : (t) => (t === text ? tokens : count(t));
 }
 
 function datasetEntry(ds: Dataset): DatasetEntry {

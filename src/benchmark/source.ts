@@ -1,9 +1,9 @@
 import { UsageError } from '../errors.js';
-import { loadCorpusDatasets, loadLiveDatasets, liveProjectName, type LiveLoadOptions } from '../providers/load.js';
+import { openCorpusDatasets, loadLiveDatasets, liveProjectName, type LiveLoadOptions } from '../providers/load.js';
 import type { Dataset, ProviderName } from '../model/index.js';
 import type { ProgressEvent } from '../providers/types.js';
 import { EMBEDDED_CORPUS, EMBEDDED_CORPUS_LABEL } from '../replay/embedded-corpus.js';
-import type { BenchmarkSource } from './run.js';
+import type { BenchmarkSource, DatasetStream } from './run.js';
 
 export interface SourceRequest {
   corpus?: string;
@@ -25,26 +25,37 @@ export interface SourceRequest {
  * (GitHub, as devboy-tools users type it); with a corpus they narrow it. With no source at all,
  * the corpus embedded in devboy is the data, so the main job runs offline with no flags.
  */
-export async function loadBenchmarkData(req: SourceRequest): Promise<{ datasets: Dataset[]; source: BenchmarkSource }> {
+export async function loadBenchmarkData(
+  req: SourceRequest,
+): Promise<{ datasets: readonly Dataset[] | DatasetStream; source: BenchmarkSource }> {
   if (!req.corpus && !req.provider && req.owner && req.repo) return loadBenchmarkData({ ...req, provider: 'github' });
   if (!req.corpus && !req.provider) return loadBenchmarkData({ ...req, corpus: EMBEDDED_CORPUS, embedded: true });
   if (req.corpus) {
+    const corpusDir = req.corpus;
     const project = req.project ?? (req.owner && req.repo ? `${req.owner}/${req.repo}`.split('/').join('__') : undefined);
-    const datasets = await loadCorpusDatasets(req.corpus, {
+    const opened = await openCorpusDatasets(corpusDir, {
       ...(req.provider ? { provider: req.provider } : {}),
       ...(project ? { project } : {}),
       ...(req.onProgress ? { onProgress: req.onProgress } : {}),
     });
-    if (datasets.length === 0) {
-      const what = [req.provider, project].filter(Boolean).join('/');
-      throw new UsageError(
-        `no datasets${what ? ` for ${what}` : ''} in the corpus (devboy reads issue, PR/MR, diff, comment and discussion lists)`,
-        { file: req.corpus },
-      );
+    // Read a project at a time; a corpus that holds no dataset at all is a usage error, found at its end.
+    async function* batches(): AsyncGenerator<Dataset[]> {
+      let seen = 0;
+      for await (const batch of opened.batches) {
+        seen += batch.length;
+        yield batch;
+      }
+      if (seen === 0) {
+        const what = [req.provider, project].filter(Boolean).join('/');
+        throw new UsageError(
+          `no datasets${what ? ` for ${what}` : ''} in the corpus (devboy reads issue, PR/MR, diff, comment and discussion lists)`,
+          { file: corpusDir },
+        );
+      }
     }
-    const corpus = req.embedded ? EMBEDDED_CORPUS_LABEL : req.corpus;
+    const corpus = req.embedded ? EMBEDDED_CORPUS_LABEL : corpusDir;
     return {
-      datasets,
+      datasets: { total: opened.projects, batches: batches() },
       source: { kind: 'corpus', corpus, ...(req.provider ? { provider: req.provider } : {}), ...(project ? { target: project } : {}) },
     };
   }

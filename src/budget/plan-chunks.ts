@@ -23,6 +23,12 @@ export interface PlanChunksOptions {
   hint?: string;
   /** `format.encode` of the whole list, when the caller has it already (the benchmark does). */
   wholeText?: string;
+  /**
+   * UTF-8 bytes of each value's JSON (what the packer guesses with), when the caller has them: the
+   * benchmark plans the same items in every format and under every tokenizer. Asked for only when
+   * the list does not fit whole.
+   */
+  sizes?: () => readonly number[];
 }
 
 export interface ChunkPlan {
@@ -64,7 +70,7 @@ export function planChunks(items: readonly JsonValue[] | readonly ModelItem[], o
   }
   const packed = packChunks({
     count: values.length,
-    sizes: values.map((v) => Buffer.byteLength(JSON.stringify(v))),
+    sizes: options.sizes?.() ?? values.map((v) => Buffer.byteLength(JSON.stringify(v))),
     render: encodeRange,
     index: (chunks, current, form) => (chunks.length <= 1 ? '' : chunkIndexText(chunks, current, spec, form)),
     budget: options.budget,

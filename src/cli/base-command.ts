@@ -1,4 +1,5 @@
-import { Command, Errors } from '@oclif/core';
+import { Command } from '@oclif/core/command';
+import * as Errors from '@oclif/core/errors';
 import { DevboyError, EXIT_DATA, EXIT_USAGE, flatten } from '../errors.js';
 import { removeTempFilesOnInterrupt } from './interrupt-cleanup.js';
 import { commandStreams } from './streams.js';

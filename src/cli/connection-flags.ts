@@ -1,4 +1,4 @@
-import { Flags } from '@oclif/core';
+import * as Flags from '@oclif/core/flags';
 import type { HttpOptions } from '../http/transport.js';
 
 /**

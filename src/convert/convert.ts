@@ -1,11 +1,11 @@
 import { DataError } from '../errors.js';
 import { assertInputFormatName, detectFromContent, detectFromExtension, type InputFormatName } from '../formats/detect.js';
 import { loadFormat, type FormatName, type FormatOptions } from '../formats/registry.js';
-import { verifyRoundTrip, type RoundTrip } from '../formats/verify.js';
+import type { RoundTrip } from '../formats/verify.js';
 import { parseNdjson } from '../json/parse.js';
 import type { JsonValue } from '../json/types.js';
 import type { Input } from '../io/read-input.js';
-import { loadTokenizer, type TokenizerName } from '../tokens/registry.js';
+import type { TokenizerName } from '../tokens/types.js';
 
 export interface ConvertRequest {
   input: Input;
@@ -58,6 +58,8 @@ export async function convert(req: ConvertRequest): Promise<ConvertResult> {
   }
   const result: ConvertResult = { from, to: req.to, value, output };
   if (req.verify) {
+    // Loaded when asked for, like --stats' tokenizer: a plain convert starts faster without them.
+    const { verifyRoundTrip } = await import('../formats/verify.js');
     const check = verifyRoundTrip(target, value, output);
     result.verification = check;
     if (!check.lossless) throw new DataError(`round trip failed, output is not lossless: ${check.reason}`, { file });
@@ -92,6 +94,7 @@ async function measure(
   to: FormatName,
   name: TokenizerName,
 ): Promise<ConvertStats> {
+  const { loadTokenizer } = await import('../tokens/registry.js');
   const tokenizer = await loadTokenizer(name);
   // A final newline is file framing, not content; count neither side's.
   const inText = inputText.replace(/\r?\n$/, '');

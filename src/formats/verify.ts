@@ -1,4 +1,4 @@
-import { describeDifference, firstDifference, type Difference } from '../json/equal.js';
+import { describeDifference, firstDifference, sameJson, type Difference } from '../json/equal.js';
 import type { JsonValue } from '../json/types.js';
 import type { Format } from './types.js';
 
@@ -25,8 +25,23 @@ export function verifyRoundTrip(format: Format, value: JsonValue, encoded?: stri
   try {
     decoded = format.decode(text);
   } catch (err) {
-    return { lossless: false, reason: `${format.name} decoder rejected the encoder's own output: ${(err as Error).message}` };
+    return decoderRejected(format, err);
   }
+  return judgeDecoded(format, value, decoded);
+}
+
+/** The verdict when `format.decode` threw on the encoder's own output. */
+export function decoderRejected(format: Format, err: unknown): RoundTrip {
+  return { lossless: false, reason: `${format.name} decoder rejected the encoder's own output: ${(err as Error).message}` };
+}
+
+/**
+ * Whether `decoded` is `value` again: first a walk of both that allocates nothing (the benchmark
+ * checks every dataset, level and format), then, unless that showed them equal, the serializing
+ * comparison that names the first difference.
+ */
+export function judgeDecoded(format: Format, value: JsonValue, decoded: JsonValue): RoundTrip {
+  if (sameJson(value, decoded)) return { lossless: true };
   const difference = firstDifference(value, decoded);
   if (!difference) return { lossless: true };
   return { lossless: false, difference, reason: `${format.name} ${describeDifference(difference)}` };

@@ -8,6 +8,43 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
 }
 
+/**
+ * A check of jsonEqual that allocates nothing: walks both values and answers true only when they
+ * are certainly JSON-equal (identical primitives, plain arrays and objects with the same keys in
+ * the same order). false means "not shown equal": ask jsonEqual or firstDifference.
+ */
+export function sameJson(a: unknown, b: unknown): boolean {
+  try {
+    return walkSame(a, b);
+  } catch {
+    return false; // too deep for the stack: the caller's serializing check decides
+  }
+}
+
+function walkSame(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!walkSame(a[i], b[i])) return false;
+    return true;
+  }
+  if (Array.isArray(b) || !isPlain(a) || !isPlain(b)) return false;
+  const ka = Object.keys(a);
+  const kb = Object.keys(b);
+  if (ka.length !== kb.length) return false;
+  for (let i = 0; i < ka.length; i++) {
+    const k = ka[i]!;
+    if (k !== kb[i] || !walkSame((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k])) return false;
+  }
+  return true;
+}
+
+function isPlain(o: object): boolean {
+  const proto = Object.getPrototypeOf(o);
+  return proto === Object.prototype || proto === null;
+}
+
 export type DifferenceKind = 'value' | 'type' | 'key-order' | 'missing-key' | 'extra-key' | 'length';
 
 export interface Difference {

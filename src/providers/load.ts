@@ -1,6 +1,6 @@
 import type { HttpOptions, TransportHooks } from '../http/transport.js';
 import { UsageError } from '../errors.js';
-import { readCorpus } from '../replay/corpus.js';
+import { listCorpusProjects, readCorpusProject, type CorpusProject } from '../replay/corpus.js';
 import { ReplayServer, type Fault } from '../replay/server.js';
 import { planCorpus, pathAndQuery } from './corpus-plan.js';
 import type { Dataset, ProviderName } from '../model/index.js';
@@ -30,41 +30,60 @@ const MAX_REPLAY_PAGES = 100;
  * The order is stable: provider, project, kind, label.
  */
 export async function loadCorpusDatasets(corpusDir: string, options: CorpusLoadOptions = {}): Promise<Dataset[]> {
+  const datasets: Dataset[] = [];
+  for await (const batch of (await openCorpusDatasets(corpusDir, options)).batches) datasets.push(...batch);
+  return datasets;
+}
+
+/**
+ * The datasets of loadCorpusDatasets, in the same order, one project at a time: a project's
+ * recordings are read when its datasets are asked for, so a large corpus is never in memory whole.
+ */
+export async function openCorpusDatasets(
+  corpusDir: string,
+  options: CorpusLoadOptions = {},
+): Promise<{ projects: number; batches: AsyncIterable<Dataset[]> }> {
   const filter = { ...(options.provider ? { provider: options.provider } : {}), ...(options.project ? { project: options.project } : {}) };
-  const projects = await readCorpus(corpusDir, { ...filter, providers: PROVIDER_NAMES });
-  if (projects.length === 0 && (options.provider || options.project)) {
+  const refs = (await listCorpusProjects(corpusDir, { ...filter, providers: PROVIDER_NAMES })).filter((r) => isProviderName(r.provider));
+  if (refs.length === 0 && (options.provider || options.project)) {
     throw new UsageError(`no recordings for ${[options.provider, options.project].filter(Boolean).join('/')} in the corpus`, {
       file: corpusDir,
     });
   }
-  const datasets: Dataset[] = [];
-  for (const { provider, project, entries } of projects) {
-    if (!isProviderName(provider)) continue;
-    options.onProgress?.({ type: 'project', provider, project });
-    const server = await ReplayServer.start({ entries, ...(options.faults ? { faults: options.faults } : {}) });
-    try {
-      const origin = originOf(entries[0]!.exchange.request.url);
-      const client = await openClient(provider, {
-        apiUrl: server.url,
-        // Links in items point where the recording was made, not at the loopback server.
-        ...(origin ? { browseBase: origin } : {}),
-        ...(options.http ? { http: options.http } : {}),
-        hooks: progressHooks(options.onProgress),
-      });
-      const paging: PagingPolicy = {
-        maxPages: MAX_REPLAY_PAGES,
-        maxItems: Number.POSITIVE_INFINITY,
-        canFetch: (url) => server.find('GET', url) !== undefined,
-      };
-      for (const planned of planCorpus(provider, entries)) {
-        const results: CallResult[] = [];
-        for (const call of planned.calls) results.push(await client.run(call, paging));
-        addDataset(datasets, toDataset(provider, project, planned.kind, planned.label, results), options.onProgress);
-      }
-    } finally {
-      await server.close();
-    }
+  async function* batches(): AsyncGenerator<Dataset[]> {
+    for (const ref of refs) yield await loadProject(await readCorpusProject(corpusDir, ref), options);
   }
+  return { projects: refs.length, batches: batches() };
+}
+
+async function loadProject({ provider, project, entries }: CorpusProject, options: CorpusLoadOptions): Promise<Dataset[]> {
+  if (!isProviderName(provider)) return [];
+  const datasets: Dataset[] = [];
+  options.onProgress?.({ type: 'project', provider, project });
+  const server = await ReplayServer.start({ entries, ...(options.faults ? { faults: options.faults } : {}) });
+  try {
+    const origin = originOf(entries[0]!.exchange.request.url);
+    const client = await openClient(provider, {
+      apiUrl: server.url,
+      // Links in items point where the recording was made, not at the loopback server.
+      ...(origin ? { browseBase: origin } : {}),
+      ...(options.http ? { http: options.http } : {}),
+      hooks: progressHooks(options.onProgress),
+    });
+    const paging: PagingPolicy = {
+      maxPages: MAX_REPLAY_PAGES,
+      maxItems: Number.POSITIVE_INFINITY,
+      canFetch: (url) => server.find('GET', url) !== undefined,
+    };
+    for (const planned of planCorpus(provider, entries)) {
+      const results: CallResult[] = [];
+      for (const call of planned.calls) results.push(await client.run(call, paging));
+      addDataset(datasets, toDataset(provider, project, planned.kind, planned.label, results), options.onProgress);
+    }
+  } finally {
+    await server.close();
+  }
+  // Projects come in sorted order (listCorpusProjects), so sorting each one sorts the whole.
   return sortDatasets(datasets);
 }
 

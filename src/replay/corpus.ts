@@ -24,23 +24,43 @@ export interface CorpusFilter {
  * the corpus README defines them. Folders with no project folders inside (LICENSES) yield nothing.
  */
 export async function readCorpus(dir: string, filter: CorpusFilter = {}): Promise<CorpusProject[]> {
-  await requireDirectory(dir);
   const projects: CorpusProject[] = [];
+  for (const ref of await listCorpusProjects(dir, filter)) projects.push(await readCorpusProject(dir, ref));
+  return projects;
+}
+
+/** A project folder of a corpus and its recording files, not read yet. */
+export interface CorpusProjectRef {
+  provider: string;
+  project: string;
+  /** Sorted file names. */
+  files: string[];
+}
+
+/** The project folders readCorpus would read, in its order, without reading any recording. */
+export async function listCorpusProjects(dir: string, filter: CorpusFilter = {}): Promise<CorpusProjectRef[]> {
+  await requireDirectory(dir);
+  const refs: CorpusProjectRef[] = [];
   for (const provider of filter.providers ?? (await subdirectories(dir))) {
     if (filter.provider !== undefined && filter.provider !== provider) continue;
     const providerDir = join(dir, provider);
     for (const project of await subdirectories(providerDir)) {
       if (filter.project !== undefined && filter.project !== project) continue;
       const files = (await readdir(join(providerDir, project))).filter((f) => f.endsWith('.json') && !f.startsWith('.')).sort();
-      const entries: CorpusEntry[] = [];
-      for (const name of files) {
-        const file = `${provider}/${project}/${name}`;
-        entries.push({ file, exchange: await readExchange(join(dir, file), file) });
-      }
-      if (entries.length > 0) projects.push({ provider, project, entries });
+      if (files.length > 0) refs.push({ provider, project, files });
     }
   }
-  return projects;
+  return refs;
+}
+
+/** Read one listed project's recordings. */
+export async function readCorpusProject(dir: string, ref: CorpusProjectRef): Promise<CorpusProject> {
+  const entries: CorpusEntry[] = [];
+  for (const name of ref.files) {
+    const file = `${ref.provider}/${ref.project}/${name}`;
+    entries.push({ file, exchange: await readExchange(join(dir, file), file) });
+  }
+  return { provider: ref.provider, project: ref.project, entries };
 }
 
 async function requireDirectory(dir: string): Promise<void> {
