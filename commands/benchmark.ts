@@ -76,6 +76,9 @@ Exit codes: 0 ok; 1 regression, bad data or provider failure; 2 usage.`;
     markdown: Flags.boolean({ description: 'print a Markdown report (CI job summaries, PR comments) instead of the table' }),
     output: Flags.string({ char: 'o', description: 'also write the JSON result to this file (atomically)' }),
     baseline: Flags.string({ description: 'compare with this saved --json result; exit 1 on regressions' }),
+    'allow-skipped': Flags.boolean({
+      description: 'exit 0 even when corpus recordings could not be read (they are still listed)',
+    }),
     'max-regression': Flags.string({ description: 'largest tolerated token growth per row, in percent', default: '0.5' }),
   };
 
@@ -132,6 +135,13 @@ Exit codes: 0 ok; 1 regression, bad data or provider failure; 2 usage.`;
     // JSON on stdout is for machines; the gate's verdict still reaches the person reading the log.
     if (flags.json && regression) this.writeStderr(`${regressionText(regression)}\n`);
     if (regression && !regression.passed) process.exitCode = 1;
+    const skipped = result.skipped?.length ?? 0;
+    if (skipped > 0 && !flags['allow-skipped']) {
+      this.writeStderr(
+        `devboy benchmark: ${skipped} corpus recording${skipped === 1 ? ' was' : 's were'} skipped (listed in the report); --allow-skipped accepts a partial corpus\n`,
+      );
+      process.exitCode = 1;
+    }
   }
 
   private async playTranscript(

@@ -11,6 +11,7 @@ import { BENCHMARK_SCHEMA, type BenchmarkResult, type BenchmarkRow, type Dataset
 import { biasTable } from './bias.js';
 import type { TranscriptDedup } from './transcript-dedup.js';
 import { TokenCache } from './token-cache.js';
+import type { SkippedRecording } from '../replay/corpus.js';
 import { devboyVersion } from '../versions.js';
 import { tokenizerImplementation } from './versions.js';
 
@@ -30,6 +31,8 @@ export interface BenchmarkOptions {
 export interface BenchmarkSource {
   kind: 'corpus' | 'live';
   corpus?: string;
+  /** Corpus recordings that could not be read or replayed, listed in the result. */
+  skipped?: SkippedRecording[];
   provider?: Dataset['provider'];
   target?: string;
 }
@@ -137,6 +140,12 @@ export async function runBenchmark(
     datasets: datasets.map(datasetEntry),
     rows,
     heuristic_bias: biasTable(rows),
+    skipped: (source.skipped ?? []).map((s) => ({
+      file: s.file,
+      ...(s.line !== undefined ? { line: s.line } : {}),
+      ...(s.col !== undefined ? { col: s.col } : {}),
+      reason: s.reason,
+    })),
     fit,
     ...(options.session ? { session: options.session.summary } : {}),
     lossy: rows

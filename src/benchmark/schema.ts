@@ -32,6 +32,11 @@ export interface BenchmarkResult {
   session?: SessionSummary;
   /** What fits in one response at the budget, per dataset and format (docs/budget.md). */
   fit: FitEntry[];
+  /**
+   * Corpus recordings that could not be read or replayed (file relative to the corpus, line:col
+   * when known, reason). Empty when the whole corpus was read; absent in results saved before it existed.
+   */
+  skipped?: { file: string; line?: number; col?: number; reason: string }[];
   /** Rows whose format did not round-trip, with the first difference. */
   lossy: {
     provider: ProviderName;

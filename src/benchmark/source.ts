@@ -1,4 +1,5 @@
-import { UsageError } from '../errors.js';
+import { DataError, UsageError } from '../errors.js';
+import { skippedText, type SkippedRecording } from '../replay/corpus.js';
 import { loadCorpusDatasets, loadLiveDatasets, liveProjectName, type LiveLoadOptions } from '../providers/load.js';
 import type { Dataset, ProviderName } from '../model/index.js';
 import type { ProgressEvent } from '../providers/types.js';
@@ -30,11 +31,19 @@ export async function loadBenchmarkData(req: SourceRequest): Promise<{ datasets:
   if (!req.corpus && !req.provider) return loadBenchmarkData({ ...req, corpus: EMBEDDED_CORPUS, embedded: true });
   if (req.corpus) {
     const project = req.project ?? (req.owner && req.repo ? `${req.owner}/${req.repo}`.split('/').join('__') : undefined);
+    const skipped: SkippedRecording[] = [];
     const datasets = await loadCorpusDatasets(req.corpus, {
       ...(req.provider ? { provider: req.provider } : {}),
       ...(project ? { project } : {}),
       ...(req.onProgress ? { onProgress: req.onProgress } : {}),
+      onSkip: (s) => skipped.push(s),
     });
+    if (datasets.length === 0 && skipped.length > 0) {
+      throw new DataError(
+        `no dataset could be read: ${skipped.length} recording${skipped.length === 1 ? '' : 's'} skipped, the first ${skippedText(skipped[0]!)}`,
+        { file: req.corpus },
+      );
+    }
     if (datasets.length === 0) {
       const what = [req.provider, project].filter(Boolean).join('/');
       throw new UsageError(
@@ -45,7 +54,13 @@ export async function loadBenchmarkData(req: SourceRequest): Promise<{ datasets:
     const corpus = req.embedded ? EMBEDDED_CORPUS_LABEL : req.corpus;
     return {
       datasets,
-      source: { kind: 'corpus', corpus, ...(req.provider ? { provider: req.provider } : {}), ...(project ? { target: project } : {}) },
+      source: {
+        kind: 'corpus',
+        corpus,
+        ...(req.provider ? { provider: req.provider } : {}),
+        ...(project ? { target: project } : {}),
+        skipped,
+      },
     };
   }
   if (!req.provider) throw new UsageError('unreachable: a live run without a provider');

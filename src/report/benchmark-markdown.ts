@@ -55,6 +55,15 @@ export function benchmarkMarkdown(result: BenchmarkResult): string {
     for (const f of s.fit) out.push(row([esc(f.title), ...s.formats.map((name) => f.cells.get(name) ?? '')]));
   }
 
+  const skipped = result.skipped ?? [];
+  if (skipped.length) {
+    out.push('', `### Skipped recordings (${skipped.length})`, '');
+    for (const x of skipped)
+      out.push(
+        `- \`${esc(x.file)}${x.line !== undefined ? `:${x.line}${x.col !== undefined ? `:${x.col}` : ''}` : ''}\`: ${esc(x.reason)}`,
+      );
+  }
+
   out.push('', '### Round trips', '');
   if (result.lossy.length === 0) out.push('Every format round-tripped every row (values and key order).');
   else

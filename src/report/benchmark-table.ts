@@ -1,7 +1,7 @@
 import Table from 'cli-table3';
 import type { BenchmarkResult } from '../benchmark/schema.js';
 import { int, pct, summarize } from './benchmark-summary.js';
-import { header, lossyText } from './header.js';
+import { header, lossyText, skippedLines } from './header.js';
 import { BASELINE_FORMAT } from '../metadata/format-metadata.js';
 
 /**
@@ -98,6 +98,8 @@ export function benchmarkTable(result: BenchmarkResult, options: { color?: boole
 
   out.push('');
   out.push(lossyText(result));
+  const skipped = skippedLines(result);
+  if (skipped.length) out.push('', ...skipped);
   return out.join('\n');
 }
 

@@ -1,4 +1,5 @@
 import type { BenchmarkResult } from '../benchmark/schema.js';
+import { skippedText } from '../replay/corpus.js';
 import { EMBEDDED_CORPUS_LABEL } from '../replay/embedded-corpus.js';
 import { int } from './benchmark-summary.js';
 
@@ -26,4 +27,14 @@ export function lossyText(result: BenchmarkResult): string {
   const lines = [`Not lossless: ${result.lossy.length} dataset/level/format cells (all other rows round-tripped):`];
   for (const l of result.lossy) lines.push(`  ${l.provider} ${l.project} ${l.dataset} ${l.level} ${l.format}: ${l.reason}`);
   return lines.join('\n');
+}
+
+/** Corpus recordings left out, each with its file and reason; nothing when the corpus was read whole. */
+export function skippedLines(result: BenchmarkResult): string[] {
+  const skipped = result.skipped ?? [];
+  if (skipped.length === 0) return [];
+  return [
+    `Skipped: ${skipped.length} corpus recording${skipped.length === 1 ? '' : 's'} could not be read or replayed (their rows are missing):`,
+    ...skipped.map((s) => `  ${skippedText(s)}`),
+  ];
 }
