@@ -31,10 +31,14 @@ export class DevboyError extends Error {
     return flatten(where ? `${where}: ${this.message}` : this.message);
   }
 
-  /** The same error, now knowing which file it came from. */
+  /** The same error, now knowing which file it came from (and still a DataError or UsageError if it was one). */
   inFile(file: string): DevboyError {
     if (this.location.file !== undefined) return this;
-    const copy = new DevboyError(this.message, { exitCode: this.exitCode, location: { ...this.location, file }, cause: this.cause });
+    return this.relocated({ ...this.location, file });
+  }
+
+  protected relocated(location: Location): DevboyError {
+    const copy = new DevboyError(this.message, { exitCode: this.exitCode, location, cause: this.cause });
     copy.name = this.name;
     return copy;
   }
@@ -46,6 +50,10 @@ export class UsageError extends DevboyError {
     super(message, { exitCode: EXIT_USAGE, ...(location ? { location } : {}) });
     this.name = 'UsageError';
   }
+
+  protected override relocated(location: Location): DevboyError {
+    return new UsageError(this.message, location);
+  }
 }
 
 /** Input that cannot be parsed, a failed verification, a provider failure: exit 1. */
@@ -53,6 +61,10 @@ export class DataError extends DevboyError {
   constructor(message: string, location?: Location, cause?: unknown) {
     super(message, { exitCode: EXIT_DATA, ...(location ? { location } : {}), cause });
     this.name = 'DataError';
+  }
+
+  protected override relocated(location: Location): DevboyError {
+    return new DataError(this.message, location, this.cause);
   }
 }
 
@@ -66,8 +78,10 @@ export function flatten(text: string): string {
  * separators, bidirectional overrides, byte-order marks) and lone surrogates (which cannot be
  * written as UTF-8), each matched as one UTF-16 unit.
  */
-// eslint-disable-next-line no-control-regex
-const INVISIBLE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069\ufeff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+/* eslint-disable no-control-regex -- matching control characters is the point */
+const INVISIBLE =
+  /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069\ufeff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+/* eslint-enable no-control-regex */
 const SHORT: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
 
 /**

@@ -109,7 +109,7 @@ describe('a lone surrogate is kept where the format can escape it, refused where
     await cliRefuses([path, '--to', 'gcf', '--verify'], /^devboy convert: .*lone\.json:1:9: lone surrogate \\ud800 at \$\.a /);
   });
 
-  it("verify checks the bytes written: a codec that writes the surrogate raw is not lossless", async () => {
+  it('verify checks the bytes written: a codec that writes the surrogate raw is not lossless', async () => {
     const gcf = await loadFormat('gcf');
     const raw = { ...gcf, encode: (v: JsonValue) => encodeGeneric(v) };
     const check = verifyRoundTrip(raw, { a: 'x\ud800' });
@@ -130,7 +130,12 @@ describe('numbers a double cannot hold are refused with their position', () => {
       /^number 12345678901234567890 cannot be held exactly by a double: it would become 12345678901234567000$/,
     ],
     ['2^53 + 1', '[9007199254740993]', 2, /^number 9007199254740993 cannot be held exactly by a double: it would become 9007199254740992$/],
-    ['too many digits', '[0.10000000000000001]', 2, /^number 0\.10000000000000001 cannot be held exactly by a double: it would become 0\.1$/],
+    [
+      'too many digits',
+      '[0.10000000000000001]',
+      2,
+      /^number 0\.10000000000000001 cannot be held exactly by a double: it would become 0\.1$/,
+    ],
   ];
   for (const [name, text, col, message] of cases) {
     it(`library: ${name}`, async () => {
@@ -151,7 +156,10 @@ describe('numbers a double cannot hold are refused with their position', () => {
 
   it('CLI: 1e400 --verify exits 1 naming file:line:col', async () => {
     const path = file('inf.json', '{\n  "big": 1e400\n}\n');
-    await cliRefuses([path, '--to', 'json', '--verify'], /inf\.json:2:10: number 1e400 is out of range of a double: it would become Infinity$/);
+    await cliRefuses(
+      [path, '--to', 'json', '--verify'],
+      /inf\.json:2:10: number 1e400 is out of range of a double: it would become Infinity$/,
+    );
   });
 
   it('CLI: a 20-digit id exits 1 instead of losing digits', async () => {
@@ -197,11 +205,27 @@ describe('the other inputs are read as strictly as JSON', () => {
   const cases: [string, string, string, InputFormatName, number, number, RegExp][] = [
     ['NDJSON duplicate key', 'rows.ndjson', '{"a":1}\n{"a":1,"a":2}\n', 'ndjson', 2, 8, /^duplicate key "a" \(first at 2:2\)/],
     ['NDJSON big number', 'big.ndjson', '{"a":1}\n{"a":12345678901234567890}\n', 'ndjson', 2, 6, /cannot be held exactly/],
-    ['TOON big number', 'big.toon', 'id: 1\nbig: 12345678901234567890\n', 'toon', 2, 6, /^number 12345678901234567890 cannot be held exactly/],
+    [
+      'TOON big number',
+      'big.toon',
+      'id: 1\nbig: 12345678901234567890\n',
+      'toon',
+      2,
+      6,
+      /^number 12345678901234567890 cannot be held exactly/,
+    ],
     ['TOON 1e400', 'inf.toon', 'x: 1e400\n', 'toon', 1, 4, /^number 1e400 is out of range of a double/],
     ['TOON array 1e-400', 'tiny.toon', 'xs[3]: 1,1e-400,3\n', 'toon', 1, 10, /^number 1e-400 is too close to zero/],
     ['GCF 1e400', 'inf.gcf', 'GCF profile=generic\na=1\nb=1e400\n', 'gcf', 3, 3, /^number 1e400 is out of range of a double/],
-    ['GCF big number in a row', 'rows.gcf', 'GCF profile=generic\n## [2]{id,n}\n1|2\n2|12345678901234567890\n', 'gcf', 4, 3, /cannot be held exactly/],
+    [
+      'GCF big number in a row',
+      'rows.gcf',
+      'GCF profile=generic\n## [2]{id,n}\n1|2\n2|12345678901234567890\n',
+      'gcf',
+      4,
+      3,
+      /cannot be held exactly/,
+    ],
     ['STC 1e-400', 'tiny.stc', '{a:1,b:1e-400}', 'stc', 1, 8, /^number 1e-400 is too close to zero/],
     ['STC big number', 'big.stc', '[2]:1,12345678901234567890', 'stc', 1, 7, /cannot be held exactly/],
   ];

@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import { DataError, lineColAt } from '../errors.js';
 
 const strict = new TextDecoder('utf-8', { fatal: true });
@@ -8,14 +9,16 @@ const strict = new TextDecoder('utf-8', { fatal: true });
  * dropped. The error names the first bad byte (offset from 0, as in a hex dump) and its line:col.
  */
 export function decodeUtf8(bytes: Uint8Array, file?: string): string {
-  try {
-    return strict.decode(bytes);
-  } catch {
-    const bad = firstInvalid(bytes);
-    const { line, col } = lineColAt(strict.decode(bytes.subarray(0, bad.offset)), Infinity);
-    const shown = [...bytes.subarray(bad.offset, bad.end)].map((b) => `0x${b.toString(16).toUpperCase().padStart(2, '0')}`).join(' ');
-    throw new DataError(`invalid UTF-8 at byte ${bad.offset} (${shown}): ${bad.why}`, { ...(file !== undefined ? { file } : {}), line, col });
+  // isUtf8 validates natively (the same rules as a fatal TextDecoder) and is faster than decoding twice.
+  if (isUtf8(bytes)) {
+    const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
+    return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   }
+  const bad = firstInvalid(bytes);
+  // The bytes before the bad one are valid: decoding them gives the line and column it is at.
+  const { line, col } = lineColAt(strict.decode(bytes.subarray(0, bad.offset)), Infinity);
+  const shown = [...bytes.subarray(bad.offset, bad.end)].map((b) => `0x${b.toString(16).toUpperCase().padStart(2, '0')}`).join(' ');
+  throw new DataError(`invalid UTF-8 at byte ${bad.offset} (${shown}): ${bad.why}`, { ...(file !== undefined ? { file } : {}), line, col });
 }
 
 interface Invalid {
@@ -25,10 +28,10 @@ interface Invalid {
   why: string;
 }
 
-/** The first ill-formed sequence, by the rules TextDecoder applies (RFC 3629: no overlongs, surrogates, or code points past U+10FFFF). */
+/** The first ill-formed sequence, by the rules isUtf8 and TextDecoder apply (RFC 3629: no overlongs, surrogates, or code points past U+10FFFF). */
 function firstInvalid(bytes: Uint8Array): Invalid {
   const n = bytes.length;
-  for (let i = 0; i < n; ) {
+  for (let i = 0; i < n;) {
     const b = bytes[i]!;
     if (b < 0x80) {
       i++;
@@ -58,7 +61,12 @@ function firstInvalid(bytes: Uint8Array): Invalid {
       if (c < lo || c > hi) {
         let why = `0x${c.toString(16).toUpperCase().padStart(2, '0')} does not continue the character`;
         if (k === 1 && c >= 0x80 && c <= 0xbf) {
-          why = b === 0xed ? 'an encoded UTF-16 surrogate, which UTF-8 forbids' : b === 0xf4 ? 'a code point past U+10FFFF' : 'an overlong encoding';
+          why =
+            b === 0xed
+              ? 'an encoded UTF-16 surrogate, which UTF-8 forbids'
+              : b === 0xf4
+                ? 'a code point past U+10FFFF'
+                : 'an overlong encoding';
         }
         return { offset: i, end: i + k + 1, why };
       }
@@ -67,6 +75,6 @@ function firstInvalid(bytes: Uint8Array): Invalid {
     }
     i += need + 1;
   }
-  // TextDecoder refused but no sequence is ill-formed: cannot happen; say so rather than guess a place.
+  // isUtf8 refused but no sequence is ill-formed: cannot happen; say so rather than guess a place.
   return { offset: n, end: n, why: 'rejected by the UTF-8 decoder' };
 }

@@ -120,7 +120,9 @@ function finish(v: Visit, path: () => string): Difference | null {
   if (Array.isArray(v.expected)) {
     const ea = v.expected;
     const aa = v.actual as unknown[];
-    return ea.length === aa.length ? null : { path: path(), kind: 'length', expected: `${ea.length} elements`, actual: `${aa.length} elements` };
+    return ea.length === aa.length
+      ? null
+      : { path: path(), kind: 'length', expected: `${ea.length} elements`, actual: `${aa.length} elements` };
   }
   const ek = Object.keys(v.expected as object);
   const ak = Object.keys(v.actual as object);

@@ -66,65 +66,76 @@ export interface NumberLoss {
  * made of the text) holds inexactly, or null.
  *
  * Those decoders take a token for a number when the whole token matches JSON's number grammar, and
- * their tokens end at delimiters, spaces and line ends, none of which can occur inside a number.
- * So every number they read is a maximal run of number characters outside quoted strings, and each
- * such run is checked. A run that is only part of an unquoted string (`build 12345678901234567890
- * ok`) is told apart by the value: the decoder turned a real number into a double (or, for TOON's
- * out-of-range `1e400`, into the string "1e400") that then appears in `decoded`, and only then is
- * it a loss.
+ * their tokens end at delimiters, spaces and line ends, none of which can occur inside a number. So
+ * every number they read is a maximal run of number characters, standing alone (no letter, digit or
+ * non-ASCII character touching it), outside quoted strings; each such run that could be inexact (an
+ * exponent, or more than 15 characters) is checked. A run that is only part of an unquoted string
+ * (`note: build 12345678901234567890 ok`) is told apart by the value: the decoder turned a real number
+ * into a double (or, for TOON's out-of-range `1e400`, into the string "1e400") that then appears in
+ * `decoded`, and only then is it a loss.
  */
 export function findNumberLoss(text: string, decoded: unknown): NumberLoss | null {
-  const n = text.length;
   let seen: { numbers: Set<number>; strings: Set<string> } | undefined;
-  let tokenStart = true;
-  for (let i = 0; i < n; ) {
-    const c = text.charCodeAt(i);
-    if (c === 0x22 && tokenStart) {
-      i = afterQuoted(text, i);
-      tokenStart = false;
-      continue;
-    }
-    if (isNumberChar(c)) {
-      let j = i + 1;
-      while (j < n && isNumberChar(text.charCodeAt(j))) j++;
-      const run = text.slice(i, j);
-      if ((run.length > 15 || /[eE]/.test(run)) && JSON_NUMBER.test(run)) {
-        const value = Number(run);
-        const loss = numberLoss(run, value);
-        if (loss !== null) {
-          seen ??= scalarsOf(decoded);
-          if (seen.numbers.has(value) || (!Number.isFinite(value) && seen.strings.has(run))) return { literal: run, offset: i, loss };
-        }
-      }
-      i = j;
-      tokenStart = false;
-      continue;
-    }
-    tokenStart = c !== 0x5c && !isLetter(c);
-    i++;
+  let quotes: QuoteTracker | undefined;
+  RUN.lastIndex = 0;
+  for (let m = RUN.exec(text); m !== null; m = RUN.exec(text)) {
+    const run = m[0];
+    const at = m.index;
+    if (run.length <= 15 && !/[eE]/.test(run)) continue;
+    if (isWordChar(text.charCodeAt(at - 1)) || isWordChar(text.charCodeAt(at + run.length)) || !JSON_NUMBER.test(run)) continue;
+    const value = Number(run);
+    const loss = numberLoss(run, value);
+    if (loss === null) continue;
+    quotes ??= new QuoteTracker(text);
+    if (quotes.inString(at)) continue;
+    seen ??= scalarsOf(decoded);
+    if (seen.numbers.has(value) || (!Number.isFinite(value) && seen.strings.has(run))) return { literal: run, offset: at, loss };
   }
   return null;
 }
 
-/** Digits, sign, point and exponent marks: every character a JSON number can contain. */
-function isNumberChar(c: number): boolean {
-  return (c >= 0x30 && c <= 0x39) || c === 0x2d || c === 0x2b || c === 0x2e || c === 0x65 || c === 0x45;
+/**
+ * A maximal run of number characters holding a digit. The regex engine finds these much faster than
+ * a loop over every character; the few that could be inexact are then looked at one by one.
+ */
+const RUN = /[-+.0-9eE]*[0-9][-+.0-9eE]*/g;
+
+/** A character that makes a run part of a longer token: a letter, digit, underscore, or anything non-ASCII. */
+function isWordChar(c: number): boolean {
+  return (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || c === 0x5f || c >= 0x80;
 }
 
-function isLetter(c: number): boolean {
-  return (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || c === 0x5f;
-}
+/** A quote that opens a string: not inside a word (where it is a character of an unquoted string) and not escaped. */
+const OPENING_QUOTE = /(?<![A-Za-z0-9_\u0080-\uffff\\])"/g;
+/** The rest of a quoted string after its opening quote: to the closing quote, or the line's end if unclosed. */
+const QUOTED_REST = /(?:[^"\\\n]|\\.)*(?:"|(?=\n)|$)/y;
 
-/** The index after the quoted string opening at `start` (JSON escapes; ends at the line's end if unclosed). */
-function afterQuoted(text: string, start: number): number {
-  let i = start + 1;
-  while (i < text.length) {
-    const c = text.charCodeAt(i);
-    if (c === 0x22) return i + 1;
-    if (c === 0x0a) return i;
-    i += c === 0x5c ? 2 : 1;
+/** Whether offsets, asked in increasing order, fall inside quoted strings; linear in the text overall. */
+class QuoteTracker {
+  private start = -1;
+  private end = -1;
+  private nextOpen: number;
+
+  constructor(private readonly text: string) {
+    this.nextOpen = this.findOpen(0);
   }
-  return i;
+
+  inString(offset: number): boolean {
+    for (;;) {
+      if (offset < this.end) return offset > this.start;
+      if (this.nextOpen < 0 || this.nextOpen > offset) return false;
+      this.start = this.nextOpen;
+      QUOTED_REST.lastIndex = this.start + 1;
+      QUOTED_REST.exec(this.text);
+      this.end = QUOTED_REST.lastIndex;
+      this.nextOpen = this.findOpen(this.end);
+    }
+  }
+
+  private findOpen(from: number): number {
+    OPENING_QUOTE.lastIndex = from;
+    return OPENING_QUOTE.exec(this.text)?.index ?? -1;
+  }
 }
 
 /** Every number and string in a value (iteratively: the value may be deep). */

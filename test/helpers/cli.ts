@@ -9,7 +9,10 @@ export interface CliResult {
 }
 
 /** Run the built `devboy` binary as a user would, in a subprocess. */
-export function runCli(args: string[], options: { input?: string | Buffer; cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<CliResult> {
+export function runCli(
+  args: string[],
+  options: { input?: string | Buffer; cwd?: string; env?: NodeJS.ProcessEnv } = {},
+): Promise<CliResult> {
   return new Promise((resolvePromise, reject) => {
     const child = spawn(process.execPath, [resolve(REPO_ROOT, 'bin', 'run.js'), ...args], {
       cwd: options.cwd ?? REPO_ROOT,
