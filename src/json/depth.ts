@@ -3,8 +3,8 @@
  *
  * The reference TOON and GCF libraries encode and decode recursively, and on Node 20's default stack
  * they overflow from about 1,250 levels for some shapes (nested arrays in TOON, alternating objects
- * and arrays in GCF; measured in test/verify-bytes.test.ts's neighbourhood, see docs). 500 keeps a
- * margin of 2.5 for whatever the caller already has on the stack. Real API output nests around a dozen
+ * and arrays in GCF; measurements in docs/formats/exactness.md). 500 keeps a margin of 2.5 for
+ * whatever the caller already has on the stack. Real API output nests around a dozen
  * levels deep (the corpus: at most 12). One limit for every format keeps the rule easy to state.
  */
 export const MAX_DEPTH = 500;
