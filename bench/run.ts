@@ -5,13 +5,21 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../src/io/atomic-write.js';
 import type { BenchSection } from './section.js';
+import { exactnessSection } from './exactness.js';
 import { formatsSection } from './formats.js';
 import { startupSection } from './startup.js';
 import { streamingSection } from './streaming.js';
 import { budgetFitSection } from './budget-fit.js';
 import { trimAlgorithmsSection } from './trim-algorithms.js';
 
-const SECTIONS: BenchSection[] = [formatsSection, startupSection, trimAlgorithmsSection, budgetFitSection, streamingSection];
+const SECTIONS: BenchSection[] = [
+  formatsSection,
+  exactnessSection,
+  startupSection,
+  trimAlgorithmsSection,
+  budgetFitSection,
+  streamingSection,
+];
 
 const options = parseOptions(process.argv.slice(2));
 const only = options.get('only')?.split(',');

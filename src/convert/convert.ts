@@ -1,8 +1,12 @@
-import { DataError } from '../errors.js';
+import { DataError, lineColAt } from '../errors.js';
 import { assertInputFormatName, detectFromContent, detectFromExtension, type InputFormatName } from '../formats/detect.js';
 import { loadFormat, type FormatName, type FormatOptions } from '../formats/registry.js';
 import { verifyRoundTrip, type RoundTrip } from '../formats/verify.js';
+import { depthMessage, tooDeepPath } from '../json/depth.js';
+import { LoneSurrogateError } from '../json/encode-guard.js';
+import { findNumberLoss } from '../json/numbers.js';
 import { parseNdjson } from '../json/parse.js';
+import { findLoneSurrogateInText } from '../json/surrogates.js';
 import type { JsonValue } from '../json/types.js';
 import type { Input } from '../io/read-input.js';
 import { loadTokenizer, type TokenizerName } from '../tokens/registry.js';
@@ -54,6 +58,7 @@ export async function convert(req: ConvertRequest): Promise<ConvertResult> {
   try {
     output = target.encode(value);
   } catch (err) {
+    if (err instanceof LoneSurrogateError) throw locateLoneSurrogate(err, req.input, from);
     throw err instanceof DataError ? err.inFile(file) : new DataError(`cannot encode as ${req.to}: ${(err as Error).message}`, { file });
   }
   const result: ConvertResult = { from, to: req.to, value, output };
@@ -73,16 +78,39 @@ async function detect(input: Input, options?: FormatOptions): Promise<InputForma
   return detectFromContent(input.text, { stc, toon }, input.name);
 }
 
+/**
+ * The input's value, exactly as its text means it, or a DataError saying where it cannot be: every
+ * reader refuses numbers a double cannot hold, duplicate keys and nesting beyond MAX_DEPTH
+ * (docs/formats/exactness.md). The JSON, NDJSON, TOON and GCF readers check this themselves; STC's
+ * decoder (src/formats/stc) allows 1,000 levels and reads long numbers approximately, so both are
+ * checked here for every input.
+ */
 async function decodeInput(input: Input, from: InputFormatName, options?: FormatOptions): Promise<JsonValue> {
   const format = assertInputFormatName(from);
-  if (format === 'ndjson') return parseNdjson(input.text, input.name);
-  const codec = await loadFormat(format, options);
-  try {
-    return codec.decode(input.text);
-  } catch (err) {
-    if (err instanceof DataError) throw err.inFile(input.name);
-    throw new DataError(`invalid ${format}: ${(err as Error).message}`, { file: input.name });
+  let value: JsonValue;
+  if (format === 'ndjson') value = parseNdjson(input.text, input.name);
+  else {
+    const codec = await loadFormat(format, options);
+    try {
+      value = codec.decode(input.text);
+    } catch (err) {
+      if (err instanceof DataError) throw err.inFile(input.name);
+      throw new DataError(`invalid ${format}: ${(err as Error).message}`, { file: input.name });
+    }
   }
+  if (format === 'stc') {
+    const loss = findNumberLoss(input.text, value);
+    if (loss) throw new DataError(`number ${loss.literal} ${loss.loss}`, { file: input.name, ...lineColAt(input.text, loss.offset) });
+  }
+  const deep = tooDeepPath(value);
+  if (deep !== null) throw new DataError(depthMessage(deep), { file: input.name });
+  return value;
+}
+
+/** The encoder's lone-surrogate refusal, placed at the escape in the input when the input is written in JSON syntax. */
+function locateLoneSurrogate(err: LoneSurrogateError, input: Input, from: InputFormatName): DataError {
+  const offset = from === 'json' || from === 'ndjson' || from === 'stc' ? findLoneSurrogateInText(input.text) : -1;
+  return new DataError(err.message, { file: input.name, ...(offset >= 0 ? lineColAt(input.text, offset) : {}) });
 }
 
 async function measure(

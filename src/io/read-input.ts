@@ -1,5 +1,6 @@
 import { readFile, stat } from 'node:fs/promises';
 import { DataError, UsageError } from '../errors.js';
+import { decodeUtf8 } from './utf8.js';
 
 export interface Input {
   /** What errors call it: the path as given, or "<stdin>". */
@@ -9,15 +10,20 @@ export interface Input {
   text: string;
 }
 
-/** Read a file, or standard input for "-", as UTF-8 without a byte-order mark. */
+/**
+ * Read a file, or standard input for "-", as UTF-8 without a byte-order mark. Bytes that are not
+ * UTF-8 are an error naming the first bad byte, never replaced: the text is what the bytes say.
+ */
 export async function readInput(source: string, stdin: NodeJS.ReadableStream = process.stdin): Promise<Input> {
-  if (source === '-') return { name: '<stdin>', text: stripBom(await readStream(stdin)) };
+  if (source === '-') return { name: '<stdin>', text: decodeUtf8(await readStream(stdin), '<stdin>') };
   await requireFile(source);
+  let bytes: Buffer;
   try {
-    return { name: source, path: source, text: stripBom(await readFile(source, 'utf8')) };
+    bytes = await readFile(source);
   } catch (err) {
     throw new DataError(`cannot read: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`, { file: source });
   }
+  return { name: source, path: source, text: decodeUtf8(bytes, source) };
 }
 
 /** A path that names nothing, or a directory, is a usage error (exit 2); other failures are data errors. */
@@ -33,12 +39,8 @@ export async function requireFile(source: string): Promise<void> {
   if (info.isDirectory()) throw new UsageError('is a directory, expected a file', { file: source });
 }
 
-async function readStream(stream: NodeJS.ReadableStream): Promise<string> {
+async function readStream(stream: NodeJS.ReadableStream): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
-  return Buffer.concat(chunks).toString('utf8');
-}
-
-function stripBom(text: string): string {
-  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  return Buffer.concat(chunks);
 }

@@ -2,6 +2,7 @@ import type { Stats } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DataError, DevboyError, UsageError } from '../errors.js';
+import { decodeUtf8 } from '../io/utf8.js';
 import { parseJson } from '../json/parse.js';
 import { isJsonObject, type JsonObject } from '../json/types.js';
 import type { CorpusEntry, RecordedExchange } from './exchange.js';
@@ -64,13 +65,6 @@ export async function scanCorpus(dir: string, filter: CorpusFilter = {}): Promis
   const projects: CorpusProject[] = [];
   const skipped: SkippedRecording[] = [];
   const known = filter.providers;
-  if (known && filter.provider === undefined) {
-    // Recordings under a provider devboy does not read are named, not silently left out.
-    for (const other of await subdirectories(dir)) {
-      if (known.includes(other) || (await subdirectories(join(dir, other))).length === 0) continue;
-      skipped.push({ file: `${other}/`, reason: `not a provider devboy reads (${known.join(', ')})` });
-    }
-  }
   for (const provider of known ?? (await subdirectories(dir))) {
     if (filter.provider !== undefined && filter.provider !== provider) continue;
     const providerDir = join(dir, provider);
@@ -88,6 +82,13 @@ export async function scanCorpus(dir: string, filter: CorpusFilter = {}): Promis
         }
       }
       if (entries.length > 0) projects.push({ provider, project, entries });
+    }
+  }
+  if (known && filter.provider === undefined) {
+    // Recordings under a provider devboy does not read are named, not silently left out.
+    for (const other of await subdirectories(dir)) {
+      if (known.includes(other) || (await subdirectories(join(dir, other))).length === 0) continue;
+      skipped.push({ file: `${other}/`, reason: `not a provider devboy reads (${known.join(', ')})` });
     }
   }
   return { projects, skipped };
@@ -127,18 +128,10 @@ function lineCol(at: { line?: number | undefined; col?: number | undefined }): {
 async function readExchange(path: string, file: string): Promise<RecordedExchange> {
   const bytes = await readRecordingBytes(path);
   if (bytes.length === 0) throw new DataError('empty file');
-  let text: string;
-  try {
-    text = UTF8.decode(bytes);
-  } catch {
-    throw new DataError(`not UTF-8 text (a binary file?) at byte ${firstInvalidUtf8(bytes)}`);
-  }
-  // A byte order mark is how some editors and tools on Windows save UTF-8: not an error.
-  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  // Strict: a binary file, or a tool's recording in another encoding, is named rather than garbled (a BOM is fine).
+  const text = decodeUtf8(bytes, path);
   return validateExchange(parseJson(text, path), path, file);
 }
-
-const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /**
  * The file's bytes, refusing what is not a regular file (a folder named x.json, a FIFO that would
@@ -170,27 +163,6 @@ function kindOf(info: Stats): string {
   if (info.isSocket()) return 'a socket';
   if (info.isCharacterDevice() || info.isBlockDevice()) return 'a device';
   return 'not a file';
-}
-
-/** Offset of the first byte that is not part of valid UTF-8. */
-function firstInvalidUtf8(bytes: Uint8Array): number {
-  for (let end = 1024; ; end *= 2) {
-    const slice = bytes.subarray(0, Math.min(end, bytes.length));
-    try {
-      new TextDecoder('utf-8', { fatal: true }).decode(slice, { stream: slice.length < bytes.length });
-      if (slice.length === bytes.length) return bytes.length;
-    } catch {
-      // Narrow down inside this slice, byte by byte: it is at most twice the last good one.
-      for (let i = end / 2; i <= slice.length; i++) {
-        try {
-          new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(0, i), { stream: true });
-        } catch {
-          return i - 1;
-        }
-      }
-      return slice.length;
-    }
-  }
 }
 
 /** Check the shape of one recording; errors name the file and the missing part. */
