@@ -10,8 +10,16 @@ import { startupSection } from './startup.js';
 import { streamingSection } from './streaming.js';
 import { budgetFitSection } from './budget-fit.js';
 import { trimAlgorithmsSection } from './trim-algorithms.js';
+import { tokenizeSection } from './tokenize.js';
 
-const SECTIONS: BenchSection[] = [formatsSection, startupSection, trimAlgorithmsSection, budgetFitSection, streamingSection];
+const SECTIONS: BenchSection[] = [
+  formatsSection,
+  startupSection,
+  trimAlgorithmsSection,
+  budgetFitSection,
+  streamingSection,
+  tokenizeSection,
+];
 
 const options = parseOptions(process.argv.slice(2));
 const only = options.get('only')?.split(',');
