@@ -18,7 +18,7 @@ const CACHE_MAX_PIECE = 256;
  * Counts tokens exactly as gpt-tokenizer's countTokens(text, { disallowedSpecial: new Set() }) does:
  * the same pre-tokenizing regex over the whole text (special-token text is ordinary text), a whole
  * piece that is itself a token counts 1, any other piece is byte-pair merged. Only the merge differs:
- * linear-logarithmic on long pieces instead of quadratic.
+ * near-linear on long pieces instead of quadratic.
  */
 export class BpeCounter {
   private readonly ranks: ByteRanks;
@@ -40,9 +40,10 @@ export class BpeCounter {
     split.lastIndex = 0;
     let n = 0;
     for (let m = split.exec(text); m !== null; m = split.exec(text)) {
-      if (m[0] === '')
-        split.lastIndex++; // no alternative matches empty text; guard the loop anyway
-      else n += this.countPiece(m[0]);
+      const piece = m[0];
+      // None of the regexes matches empty text; stepping past one only guards the loop.
+      if (piece.length > 0) n += this.countPiece(piece);
+      else split.lastIndex++;
     }
     return n;
   }

@@ -85,7 +85,9 @@ export const mergeCountByBuckets: MergeCount = (length, rank) => {
       continue;
     }
     const at = b.pop();
-    if (next[at] === -1 || pair[at] !== r) continue; // stale
+    // Stale. (Two pairs can share a rank only through the library's BOM quirk; an entry whose rank
+    // equals the current pair's at its position is then as good as a fresh one.)
+    if (next[at] === -1 || pair[at] !== r) continue;
     const gone = next[at]!;
     const end = next[gone]!;
     next[at] = end;
