@@ -3,12 +3,13 @@ import { ByteRanks, toByteString, type RawRanks } from './byte-ranks.js';
 
 /**
  * Pieces at least this many bytes long merge with the bucket queue, shorter ones with the scan.
- * Measured (npm run bench, tokenize section, CPU time): on runs of one letter the queue is faster
- * from about 100 bytes (1.3x at 128, 4x at 1024), on random CJK from about 128, on random lowercase
- * letters only from about 512 (0.86x at 128); 128 keeps the loss either way under 1.3x. Real text is
- * mostly shorter pieces than that, where the scan's small constant wins.
+ * Measured (npm run bench, tokenize section, CPU time), scan time over queue time: runs of one
+ * letter 1.3 at 128 bytes, 1.5 at 192, 4 at 1024; random CJK 1.1, 1.3, 4; random lowercase letters
+ * (many distinct ranks, the queue's worst case) 0.5-0.9 at 128, 0.8 at 192, 1.2 at 1024. At 192 neither
+ * side loses more than about 1.5x. Real text hardly reaches it: of the corpus's 3.9 million pieces,
+ * 6 are 128 bytes or longer.
  */
-export const BUCKETS_FROM_BYTES = 128;
+export const BUCKETS_FROM_BYTES = 192;
 
 /** Merged counts of recent pieces; real text repeats its words. Bounded, and long pieces are not kept. */
 const CACHE_ENTRIES = 100_000;
