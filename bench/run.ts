@@ -11,6 +11,7 @@ import { startupSection } from './startup.js';
 import { streamingSection } from './streaming.js';
 import { budgetFitSection } from './budget-fit.js';
 import { trimAlgorithmsSection } from './trim-algorithms.js';
+import { tokenizeSection } from './tokenize.js';
 
 const SECTIONS: BenchSection[] = [
   formatsSection,
@@ -19,6 +20,7 @@ const SECTIONS: BenchSection[] = [
   trimAlgorithmsSection,
   budgetFitSection,
   streamingSection,
+  tokenizeSection,
 ];
 
 const options = parseOptions(process.argv.slice(2));
