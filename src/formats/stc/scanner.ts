@@ -13,10 +13,15 @@ export const NOT_SCALAR: unique symbol = Symbol('not a scalar');
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
+/** Up to this many characters (quotes included) a JS loop checks a string faster than a JSON.parse call. */
+const SHORT_STRING = 64;
+/** Slots of the identifier cache (a power of two); the corpus's responses use a few hundred distinct keys. */
+const KEY_CACHE_SIZE = 1024;
 
 export class Scanner {
   pos = 0;
   readonly len: number;
+  private readonly keyCache: (string | undefined)[] = new Array<string | undefined>(KEY_CACHE_SIZE).fill(undefined);
 
   constructor(readonly text: string) {
     this.len = text.length;
@@ -74,10 +79,52 @@ export class Scanner {
     return NOT_SCALAR;
   }
 
-  /** A JSON string at pos (which holds the opening quote). */
+  /**
+   * A JSON string at pos (which holds the opening quote).
+   *
+   * The closing quote is found with indexOf, which V8 runs natively, and the content is then checked by
+   * JSON.parse (long or escaped strings) or one pass over a short span. Any failure, wherever it is, goes
+   * to `checkedString`, which scans from the opening quote character by character and throws the first
+   * error it meets: the fast path decides nothing about errors, so messages and positions cannot change.
+   * Why the two paths agree on valid strings: in a valid string every backslash run pairs up, so the
+   * closing quote is the first quote after an even run of backslashes, which is the quote found here; and
+   * JSON.parse accepts exactly JSON's string grammar, which is STC's.
+   */
   string(): string {
-    const { text, len } = this;
+    const { text } = this;
     const start = this.pos;
+    let end = text.indexOf('"', start + 1);
+    while (end > 0 && text.charCodeAt(end - 1) === BACKSLASH) {
+      let run = end - 1;
+      while (text.charCodeAt(run - 1) === BACKSLASH) run--;
+      if ((end - run) % 2 === 0) break;
+      end = text.indexOf('"', end + 1);
+    }
+    if (end < 0) return this.checkedString(start);
+    if (end - start <= SHORT_STRING) {
+      let i = start + 1;
+      for (; i < end; i++) {
+        const c = text.charCodeAt(i);
+        if (c < 0x20 || c === BACKSLASH) break;
+      }
+      if (i === end) {
+        this.pos = end + 1;
+        return text.slice(start + 1, end);
+      }
+    }
+    let value: string;
+    try {
+      value = JSON.parse(text.slice(start, end + 1)) as string;
+    } catch {
+      return this.checkedString(start);
+    }
+    this.pos = end + 1;
+    return value;
+  }
+
+  /** The reference string scanner: validates every character and throws at the first one that does not fit. */
+  private checkedString(start: number): string {
+    const { text, len } = this;
     let i = start + 1;
     let escaped = false;
     for (;;) {
@@ -161,15 +208,33 @@ export class Scanner {
     return v;
   }
 
-  /** An identifier key at pos, or null when pos does not start one. */
+  /**
+   * An identifier key at pos, or null when pos does not start one.
+   *
+   * Keys repeat in every object of a response. A slice would allocate a new string per occurrence, which
+   * V8 must then hash and look up in its string table to use as a property name; the cache hands back
+   * the string made for the first occurrence, found by a hash computed during the scan.
+   */
   identifier(): string | null {
     const { text, len } = this;
     const start = this.pos;
-    if (!isIdentStart(text.charCodeAt(start))) return null;
+    let c = text.charCodeAt(start);
+    if (!isIdentStart(c)) return null;
+    let hash = c;
     let i = start + 1;
-    while (i < len && isIdentPart(text.charCodeAt(i))) i++;
+    while (i < len) {
+      c = text.charCodeAt(i);
+      if (!isIdentPart(c)) break;
+      hash = (Math.imul(hash, 31) + c) | 0;
+      i++;
+    }
     this.pos = i;
-    return text.slice(start, i);
+    const slot = hash & (KEY_CACHE_SIZE - 1);
+    const cached = this.keyCache[slot];
+    if (cached !== undefined && cached.length === i - start && text.startsWith(cached, start)) return cached;
+    const key = text.slice(start, i);
+    this.keyCache[slot] = key;
+    return key;
   }
 
   /** `line:col` of an offset, for messages that point back at an earlier place. */
