@@ -8,7 +8,7 @@
 import { DataError } from '../../errors.js';
 import type { JsonValue } from '../../json/types.js';
 import { Output } from './output.js';
-import { depthMessage, isScalar, keyText, MAX_DEPTH, ROW_SEPARATOR } from './syntax.js';
+import { depthMessage, isScalar, MAX_DEPTH, ROW_SEPARATOR } from './syntax.js';
 
 const COMMA = 0x2c;
 const COLON = 0x3a;
@@ -62,8 +62,8 @@ function isObject(value: unknown): value is Record<string, unknown> {
 
 class Encoder {
   readonly out = new Output();
-  // Keys repeat across the objects of a response; deciding identifier-or-quoted once per key pays off.
-  private readonly keys = new Map<string, string>();
+  /** The quoted form of each non-identifier key met so far: keys repeat across the objects of a response. */
+  private readonly quotedKeys = new Map<string, string>();
 
   /** `level` counts the containers around `v`; a container inside them is at level + 1. */
   value(v: unknown, level: number): void {
@@ -90,12 +90,7 @@ class Encoder {
   }
 
   private key(k: string): void {
-    let text = this.keys.get(k);
-    if (text === undefined) {
-      text = keyText(k);
-      this.keys.set(k, text);
-    }
-    this.out.text(text);
+    this.out.key(k, this.quotedKeys);
   }
 
   /** `member`: the array is a member's value, so a non-counted form needs ':' after the key. */

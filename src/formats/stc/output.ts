@@ -9,6 +9,8 @@
  * the caller reads the result.
  */
 
+import { isIdentPart, isIdentStart, keyText } from './syntax.js';
+
 /** Bytes per chunk: small enough to stay in cache, large enough that flushing is rare. */
 const CHUNK = 1 << 16;
 /** Strings up to this length are copied into the chunk; longer ones become parts of their own. */
@@ -81,6 +83,39 @@ export class Output {
     }
     this.flush();
     this.parts.push(s);
+  }
+
+  /**
+   * K(k) of the spec: an identifier key as is, any other as `JSON.stringify(k)` (looked up in `quoted`).
+   * The identifier test and the copy are one pass, which costs less than a lookup of every key in a map.
+   */
+  key(k: string, quoted: Map<string, string>): void {
+    const n = k.length;
+    if (n > 0 && n <= SHORT) {
+      if (this.pos + n > CHUNK) this.flush();
+      const { buf } = this;
+      let p = this.pos;
+      let c = k.charCodeAt(0);
+      if (isIdentStart(c)) {
+        buf[p++] = c;
+        let i = 1;
+        for (; i < n; i++) {
+          c = k.charCodeAt(i);
+          if (!isIdentPart(c)) break;
+          buf[p++] = c;
+        }
+        if (i === n) {
+          this.pos = p;
+          return;
+        }
+      }
+    }
+    let text = quoted.get(k);
+    if (text === undefined) {
+      text = keyText(k);
+      quoted.set(k, text);
+    }
+    this.text(text);
   }
 
   /** `JSON.stringify(s)`, without calling it for the common string that needs no escape. */

@@ -61,19 +61,27 @@ export class Scanner {
 
   /** A string, number, true, false or null starting at pos, or NOT_SCALAR (pos unchanged). */
   scalar(): JsonPrimitive | typeof NOT_SCALAR {
-    const c = this.text.charCodeAt(this.pos);
+    const { text, pos } = this;
+    const c = text.charCodeAt(pos);
     if (c === QUOTE) return this.string();
     if (c === 0x2d || (c >= 0x30 && c <= 0x39)) return this.number();
-    if (c === 0x74 && this.text.startsWith('true', this.pos)) {
-      this.pos += 4;
+    // Compared code by code: a startsWith call per literal costs more than the comparisons.
+    if (c === 0x74 && text.charCodeAt(pos + 1) === 0x72 && text.charCodeAt(pos + 2) === 0x75 && text.charCodeAt(pos + 3) === 0x65) {
+      this.pos = pos + 4;
       return true;
     }
-    if (c === 0x66 && this.text.startsWith('false', this.pos)) {
-      this.pos += 5;
+    if (
+      c === 0x66 &&
+      text.charCodeAt(pos + 1) === 0x61 &&
+      text.charCodeAt(pos + 2) === 0x6c &&
+      text.charCodeAt(pos + 3) === 0x73 &&
+      text.charCodeAt(pos + 4) === 0x65
+    ) {
+      this.pos = pos + 5;
       return false;
     }
-    if (c === 0x6e && this.text.startsWith('null', this.pos)) {
-      this.pos += 4;
+    if (c === 0x6e && text.charCodeAt(pos + 1) === 0x75 && text.charCodeAt(pos + 2) === 0x6c && text.charCodeAt(pos + 3) === 0x6c) {
+      this.pos = pos + 4;
       return null;
     }
     return NOT_SCALAR;
