@@ -222,6 +222,18 @@ describe('STC decoder matches the reference value for value and error for error'
     );
   });
 
+  it('on texts long enough for the identifier cache (4096 characters and more), intact and edited', () => {
+    const big = fc.array(nastyValue, { minLength: 300, maxLength: 600 }).map((vs) => encodeStc(vs));
+    fc.assert(
+      fc.property(big, (text) => {
+        assert.ok(text.length >= 4096, `${text.length} characters`);
+        sameDecoding(text);
+      }),
+      { numRuns: 100 },
+    );
+    fc.assert(fc.property(mutated(big), sameDecoding), { numRuns: 300 });
+  });
+
   it('on objects with thousands of distinct keys (identifier cache collisions)', () => {
     const keys = Array.from({ length: 5000 }, (_, i) => `k${i.toString(36)}`);
     // Prefixes of each other, and the same keys again, so cached strings are reused and replaced.

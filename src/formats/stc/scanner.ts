@@ -17,14 +17,17 @@ const BACKSLASH = 0x5c;
 const SHORT_STRING = 64;
 /** Slots of the identifier cache (a power of two); the corpus's responses use a few hundred distinct keys. */
 const KEY_CACHE_SIZE = 1024;
+/** Texts shorter than this get no cache: setting it up would cost more than it saves. */
+const SMALL_TEXT = 4096;
 
 export class Scanner {
   pos = 0;
   readonly len: number;
-  private readonly keyCache: (string | undefined)[] = new Array<string | undefined>(KEY_CACHE_SIZE).fill(undefined);
+  private readonly keyCache: (string | undefined)[] | null;
 
   constructor(readonly text: string) {
     this.len = text.length;
+    this.keyCache = this.len < SMALL_TEXT ? null : new Array<string | undefined>(KEY_CACHE_SIZE).fill(undefined);
   }
 
   /** Throws DataError located at `at` (default: the current position). */
@@ -237,11 +240,13 @@ export class Scanner {
       i++;
     }
     this.pos = i;
+    const cache = this.keyCache;
+    if (cache === null) return text.slice(start, i);
     const slot = hash & (KEY_CACHE_SIZE - 1);
-    const cached = this.keyCache[slot];
+    const cached = cache[slot];
     if (cached !== undefined && cached.length === i - start && text.startsWith(cached, start)) return cached;
     const key = text.slice(start, i);
-    this.keyCache[slot] = key;
+    cache[slot] = key;
     return key;
   }
 
