@@ -1,7 +1,8 @@
 /**
  * Character-level scanning for the STC decoder: whitespace, JSON scalars, identifiers, and errors that
- * carry a line and column. Everything is done with charCodeAt so that no input can make a regular
- * expression backtrack, and so that a scalar's extent is decided by JSON's grammar alone.
+ * carry a line and column. No regular expressions (no input can make one backtrack): charCodeAt, plus
+ * indexOf and JSON.parse on a single string token (see `string`), so that a scalar's extent is decided
+ * by JSON's grammar alone.
  */
 
 import { DataError, lineColAt } from '../../errors.js';
