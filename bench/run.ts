@@ -7,6 +7,7 @@ import { writeFileAtomic } from '../src/io/atomic-write.js';
 import type { BenchSection } from './section.js';
 import { exactnessSection } from './exactness.js';
 import { formatsSection } from './formats.js';
+import { inputMemorySection } from './input-memory.js';
 import { startupSection } from './startup.js';
 import { streamingSection } from './streaming.js';
 import { budgetFitSection } from './budget-fit.js';
@@ -20,6 +21,7 @@ const SECTIONS: BenchSection[] = [
   trimAlgorithmsSection,
   budgetFitSection,
   streamingSection,
+  inputMemorySection,
   tokenizeSection,
 ];
 

@@ -1,5 +1,7 @@
+import { createReadStream } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { DataError, UsageError } from '../errors.js';
+import { maxInputBytes, overLimitMessage } from './input-limit.js';
 import { decodeUtf8 } from './utf8.js';
 
 export interface Input {
@@ -15,8 +17,11 @@ export interface Input {
  * UTF-8 are an error naming the first bad byte, never replaced: the text is what the bytes say.
  */
 export async function readInput(source: string, stdin: NodeJS.ReadableStream = process.stdin): Promise<Input> {
-  if (source === '-') return { name: '<stdin>', text: decodeUtf8(await readStream(stdin), '<stdin>') };
-  await requireFile(source);
+  const limit = maxInputBytes();
+  if (source === '-') return { name: '<stdin>', text: decodeUtf8(await readStream(stdin, limit), '<stdin>') };
+  const size = await requireFile(source);
+  if (size > limit) throw new DataError(overLimitMessage(size, limit), { file: source });
+  if (size < 0) return { name: source, path: source, text: decodeUtf8(await readStream(createReadStream(source), limit, source), source) };
   let bytes: Buffer;
   try {
     bytes = await readFile(source);
@@ -27,7 +32,7 @@ export async function readInput(source: string, stdin: NodeJS.ReadableStream = p
 }
 
 /** A path that names nothing, or a directory, is a usage error (exit 2); other failures are data errors. */
-export async function requireFile(source: string): Promise<void> {
+export async function requireFile(source: string): Promise<number> {
   let info;
   try {
     info = await stat(source);
@@ -37,10 +42,19 @@ export async function requireFile(source: string): Promise<void> {
     throw new DataError(`cannot read: ${code ?? (err as Error).message}`, { file: source });
   }
   if (info.isDirectory()) throw new UsageError('is a directory, expected a file', { file: source });
+  // A FIFO or device has no size to check up front (-1): it is read as a stream, bounded as it goes.
+  return info.isFile() ? info.size : -1;
 }
 
-async function readStream(stream: NodeJS.ReadableStream): Promise<Buffer> {
+/** All of a stream, refusing it once it passes `limit` bytes (standard input has no size to check first). */
+async function readStream(stream: NodeJS.ReadableStream, limit: number, name = '<stdin>'): Promise<Buffer> {
   const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
+  let size = 0;
+  for await (const chunk of stream) {
+    const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
+    size += bytes.length;
+    if (size > limit) throw new DataError(overLimitMessage(undefined, limit), { file: name });
+    chunks.push(bytes);
+  }
   return Buffer.concat(chunks);
 }

@@ -55,7 +55,11 @@ export function forEachJsonLine(
       value = parseJson(raw);
     } catch (err) {
       if (!(err instanceof DevboyError)) throw err;
-      throw new DataError(err.message, { ...(file !== undefined ? { file } : {}), line: i + 1, ...(err.location.col ? { col: err.location.col } : {}) });
+      throw new DataError(err.message, {
+        ...(file !== undefined ? { file } : {}),
+        line: i + 1,
+        ...(err.location.col ? { col: err.location.col } : {}),
+      });
     }
     visit(value, i + 1, raw);
   }
