@@ -221,4 +221,25 @@ describe('devboy benchmark --provider (live mode, against a local server that pl
       await live.close();
     }
   });
+
+  it('has the connection flags its hints name: --host, --token, --details, --timeout, --max-retries, --max-wait', async () => {
+    const { GITHUB_TOKEN, startGithubLive } = await import('./helpers/live-apis.js');
+    const live = await startGithubLive();
+    try {
+      const args = ['benchmark', '--provider', 'github', '--owner', 'acme', '--repo', 'widgets', '--limit', '3', '--details', '1'];
+      const flags = ['--host', live.url, '--token', GITHUB_TOKEN, '--timeout', '10', '--max-retries', '0', '--max-wait', '5'];
+      const r = await runCli([...args, ...flags, '--runs', '1', '--levels', 'minimal', '--json'], {
+        env: { GITHUB_TOKEN: '', GITHUB_API_URL: '' },
+      });
+      assert.equal(r.code, 0, r.stderr);
+      const doc: BenchmarkResult = JSON.parse(r.stdout);
+      // --details 1: the files, comments and review threads of one pull request.
+      assert.deepEqual(doc.datasets.map((d) => d.dataset).sort(), ['comments', 'diffs', 'discussions', 'issues', 'merge_requests']);
+      const refused = await runCli([...args, '--host', live.url], { env: { GITHUB_TOKEN: '', GITHUB_API_URL: '' } });
+      assert.equal(refused.code, 1);
+      assert.match(refused.stderr, /set GITHUB_TOKEN \(or --token\)$/m, 'the hint names a flag benchmark has');
+    } finally {
+      await live.close();
+    }
+  });
 });
