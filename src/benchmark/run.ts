@@ -78,7 +78,7 @@ export async function runBenchmark(
         ) as Record<SavingsBaseline, number>;
         for (const format of options.formats) {
           const e = encoded.get(format)!;
-          const pages = pagesAtBudget({
+          const { pages, loss } = pagesAtBudget({
             dataset: ds,
             items,
             text: e.text,
@@ -94,7 +94,8 @@ export async function runBenchmark(
               rawBytes,
               level,
               format,
-              encoded: e,
+              // The whole list round-trips, yet a page may not: then the row is not lossless either.
+              encoded: loss && e.lossless ? { ...e, lossless: false, reason: loss } : e,
               tokenizer: tokenizer.name,
               tokens: count(e.text),
               baselineTokens,
@@ -148,18 +149,32 @@ export async function runBenchmark(
     })),
     fit,
     ...(options.session ? { session: options.session.summary } : {}),
-    lossy: rows
-      .filter((r) => !r.lossless && r.tokenizer === options.tokenizers[0])
-      .map((r) => ({
-        provider: r.provider,
-        project: r.project,
-        dataset: r.dataset,
-        label: r.label,
-        level: r.level,
-        format: r.format,
-        reason: r.lossless_reason ?? 'not lossless',
-      })),
+    lossy: lossyCells(rows).map((r) => ({
+      provider: r.provider,
+      project: r.project,
+      dataset: r.dataset,
+      label: r.label,
+      level: r.level,
+      format: r.format,
+      reason: r.lossless_reason ?? 'not lossless',
+    })),
   };
+}
+
+/**
+ * Rows that do not round-trip, once per dataset, level and format. The whole list's loss is the
+ * same under every tokenizer; a page's loss can differ (pages split where the budget falls in
+ * that tokenizer's counts): the first tokenizer's reason is listed.
+ */
+function lossyCells(rows: readonly BenchmarkRow[]): BenchmarkRow[] {
+  const seen = new Set<string>();
+  return rows.filter((r) => {
+    if (r.lossless) return false;
+    const key = [r.provider, r.project, r.dataset, r.label, r.level, r.format].join('\u0000');
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 }
 
 function datasetEntry(ds: Dataset): DatasetEntry {
