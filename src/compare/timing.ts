@@ -17,8 +17,10 @@ export interface TimingChange {
   rows_slower: number;
   rows_faster: number;
   /**
-   * Set only when most of the format's rows moved outside both runs' spreads the same way: a change
-   * inside them is noise, and a sum of spreads would be widened by any one outlier run.
+   * Set only when the rows holding most of the format's time (weighted by the base's medians) moved
+   * outside both runs' spreads the same way: a change inside them is noise, a count of rows would let
+   * many tiny rows outvote the few that take the time, and a sum of spreads is widened by any one
+   * outlier run.
    */
   flag: TimingFlag;
 }
@@ -63,6 +65,8 @@ export function compareTiming(
       const flags = rows.map((p) => flagOf(p.base[`${op}_spread_ms`], p.head[`${op}_spread_ms`]));
       const slower = flags.filter((f) => f === 'slower').length;
       const faster = flags.filter((f) => f === 'faster').length;
+      const weight = (flag: TimingFlag) => rows.reduce((a, p, i) => a + (flags[i] === flag ? p.base[`${op}_ms`] : 0), 0);
+      const total = rows.reduce((a, p) => a + p.base[`${op}_ms`], 0);
       perFormat.push({
         format: a.format,
         op,
@@ -72,7 +76,7 @@ export function compareTiming(
         rows: rows.length,
         rows_slower: slower,
         rows_faster: faster,
-        flag: slower * 2 > rows.length ? 'slower' : faster * 2 > rows.length ? 'faster' : null,
+        flag: total > 0 && weight('slower') * 2 > total ? 'slower' : total > 0 && weight('faster') * 2 > total ? 'faster' : null,
       });
     }
   }

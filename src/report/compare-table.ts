@@ -100,7 +100,7 @@ export function timingTitle(c: Comparison): string {
   if (!t.tokenizer || t.rows_compared === 0) return 'Timing: nothing to compare.';
   const flagged = t.per_format.filter((x) => x.flag).length;
   return (
-    `Timing (informational, never fails the gate): ${flagged} of ${t.per_format.length} format timings flagged (most of their rows outside both runs' spreads); ` +
+    `Timing (informational, never fails the gate): ${flagged} of ${t.per_format.length} format timings flagged (rows holding most of their time outside both runs' spreads); ` +
     `${t.rows_slower} of ${t.rows_compared} rows slower, ${t.rows_faster} faster outside their spreads. ` +
     `Sums of per-call medians over the rows both runs have, [sum of fastest-sum of slowest runs], ×N = time / json-compact's in the same run.`
   );
