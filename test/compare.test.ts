@@ -88,7 +88,7 @@ describe('devboy compare (library)', () => {
     assert.deepEqual(forward.regressions.map(key).sort(), backward.improvements.map(key).sort());
   });
 
-  it("a narrowed head is compared with the base rows in its scope only (the committed baseline, one project)", () => {
+  it('a narrowed head is compared with the base rows in its scope only (the committed baseline, one project)', () => {
     const baseline = parseBenchmarkResult(readFileSync(join(REPO_ROOT, 'results', 'baseline.json'), 'utf8'), 'baseline.json');
     const head = clone();
     head.rows = head.rows.filter((r) => r.project === 'betamaxpy__betamax');
@@ -98,7 +98,10 @@ describe('devboy compare (library)', () => {
     assert.equal(c.passed, true, JSON.stringify(c.counts));
     assert.equal(c.counts.rows_compared, head.rows.length);
     assert.equal(c.counts.out_of_scope, baseline.rows.length - head.rows.length);
-    assert.ok(c.notes.some((n) => /budget 8000 -> 2000/.test(n)), 'the differing budget is named');
+    assert.ok(
+      c.notes.some((n) => /budget 8000 -> 2000/.test(n)),
+      'the differing budget is named',
+    );
 
     // Not narrowed: every other project of the baseline is missing, and that fails.
     head.source = { kind: 'corpus', corpus: 'embedded' };

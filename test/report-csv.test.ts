@@ -43,6 +43,9 @@ describe('--export-csv', () => {
     const doc = readFileSync(join(REPO_ROOT, 'docs', 'benchmark-schema.md'), 'utf8');
     const section = doc.slice(doc.indexOf('## CSV'));
     const named = [...section.matchAll(/^\| `([a-z_]+)` \|/gm)].map((m) => m[1]);
-    assert.deepEqual(named, CSV_COLUMNS.map((c) => c.name));
+    assert.deepEqual(
+      named,
+      CSV_COLUMNS.map((c) => c.name),
+    );
   });
 });

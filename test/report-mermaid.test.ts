@@ -42,7 +42,10 @@ describe('Mermaid charts in Markdown reports', () => {
   });
 
   it('the parser rejects a broken chart (the check can fail)', async () => {
-    const good = xyBarChart({ title: 't', categories: ['a', 'b'], yLabel: 'y', values: [1, 2], yRange: [0, 3] }).split('\n').slice(1, -1).join('\n');
+    const good = xyBarChart({ title: 't', categories: ['a', 'b'], yLabel: 'y', values: [1, 2], yRange: [0, 3] })
+      .split('\n')
+      .slice(1, -1)
+      .join('\n');
     await assert.doesNotReject(parse(good));
     await assert.rejects(parse(good.replace('bar [1, 2]', 'bar [1, 2')));
     await assert.rejects(parse(good.replace('bar [1, 2]', 'bar [1, two]')));
@@ -56,7 +59,10 @@ describe('Mermaid charts in Markdown reports', () => {
     s.totals.forEach((t, i) => {
       const source = charts[i]!;
       assert.match(source, new RegExp(`title "${t.level}: ${s.primary} tokens per format`));
-      assert.deepEqual(bars(source), t.cells.map((c) => c.tokens));
+      assert.deepEqual(
+        bars(source),
+        t.cells.map((c) => c.tokens),
+      );
       const [, lo, hi] = /y-axis "tokens" (\S+) --> (\S+)/.exec(source)!.map(Number);
       assert.equal(lo, 0);
       assert.ok(Math.max(...bars(source)) <= hi!);

@@ -92,7 +92,8 @@ export function compareTable(c: Comparison): string {
     for (const x of c.timing.per_format) t.push(timingCells(x));
     out.push(t.toString());
   }
-  return `${out.join('\n')}\n`;
+  // Borderless tables pad their last column; trailing blanks only get in the way of a log.
+  return `${out.join('\n').replace(/[ \t]+$/gm, '')}\n`;
 }
 
 export function timingTitle(c: Comparison): string {
