@@ -265,7 +265,7 @@ describe('devboy benchmark --session: a real dedup column', () => {
       '--markdown',
     ]);
     assert.equal(r.code, 0, r.stderr);
-    assert.match(r.stdout, /^### Session `.*session\.jsonl`: 4 calls, 2 repeats/m);
+    assert.match(r.stdout, /^### Session `.*session\.jsonl`: 4 calls, 2 repeated/m);
     assert.match(r.stdout, /^\| toon \| \d+\.\d% \| -?\d+\.\d% \| \d+\.\d% \| -?\d+\.\d% \|$/m);
     const t = await runCli(['benchmark', ...narrow, '--session', sessionFile(), '--levels', 'raw', '--formats', 'json-compact,toon']);
     assert.match(t.stdout, /^Session .*session\.jsonl: 4 calls, 2 answered by a reference/m);

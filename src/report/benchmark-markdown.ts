@@ -77,7 +77,7 @@ export function benchmarkMarkdown(result: BenchmarkResult): string {
     const x = s.session;
     out.push(
       '',
-      `### Session \`${esc(x.file)}\`: ${x.calls} calls, ${x.hits} repeats (savings of ${s.primary} tokens vs ${x.baseline}; combined = dedup + (1 − dedup) × encoder; measured = what the model received)`,
+      `### Session \`${esc(x.file)}\`: ${x.calls} calls, ${x.hits} repeated (savings of ${s.primary} tokens vs ${x.baseline}; combined = dedup + (1 − dedup) × encoder; measured = what the model received)`,
       '',
     );
     out.push(row(['format', 'dedup', 'encoder', 'combined', 'measured']), row(['---', '---:', '---:', '---:', '---:']));

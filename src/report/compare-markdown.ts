@@ -37,7 +37,7 @@ export function compareMarkdown(c: Comparison): string {
     out.push(
       '',
       xyBarChart({
-        title: `${v.primary} tokens per format, head as % of base, all levels (line = base)`,
+        title: `${v.primary} tokens per format, head as % of base, all levels (line = base; above it = more tokens)`,
         categories: v.byFormat.map((f) => f.format),
         yLabel: 'head tokens, % of base',
         values: percents,
