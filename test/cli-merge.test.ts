@@ -11,7 +11,9 @@ import { corpusDir } from './helpers/paths.js';
 import { FULL_SUITE } from './helpers/sampling.js';
 
 // A real split of the corpus run, as a CI matrix makes it: one run per provider, merged, against
-// the whole run. The fast suite narrows levels and formats; test:corpus runs the full grid.
+// the whole run, over every dataset at one level in two formats. DEVBOY_TEST_CORPUS=full runs the
+// whole grid (about a minute); .ci/run's gate splits the full grid the same way on every change and
+// compares the merged result with results/baseline.json.
 
 const dir = mkdtempSync(join(tmpdir(), 'devboy-merge-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
