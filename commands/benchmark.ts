@@ -19,15 +19,19 @@ export default class Benchmark extends DevboyCommand {
 embedded in devboy by default, or from --corpus DIR; live with --provider, or --owner/--repo for GitHub), and for each dataset, level (raw, full, standard, minimal) and format (json,
 json-compact, toon, stc, gcf) reports tokens under each tokenizer, bytes, pages at --budget,
 encode/decode time (median of --runs), whether it round-trips, and the savings against a named
-baseline. Prints a table; --json writes the result (schema devboy.benchmark/1, docs/benchmark-schema.md)
-and --markdown a report for CI summaries. With --baseline, compares with a saved --json result and
-exits 1 on any regression (token growth beyond --max-regression, lost round trip, missing row).
+baseline. Prints a table; --json prints the result (schema devboy.benchmark/1, docs/benchmark-schema.md)
+and --markdown a report for CI summaries, with Mermaid charts. --export-json, --export-markdown and
+--export-csv write those reports to files (any combination, atomically) while the terminal keeps its
+table. With --baseline, compares with a saved result as \`devboy compare\` does, prints that report
+too and exits 1 on any regression (token growth beyond --max-regression, lost round trip, missing
+row). CI use: docs/ci.md.
 
 Exit codes: 0 ok; 1 regression, bad data or provider failure; 2 usage.`;
 
   static override examples = [
     '<%= config.bin %> benchmark',
-    '<%= config.bin %> benchmark --json -o results/run.json --baseline results/baseline.json',
+    '<%= config.bin %> benchmark --export-json run.json --export-markdown report.md --export-csv rows.csv',
+    '<%= config.bin %> benchmark --baseline results/baseline.json --markdown >> "$GITHUB_STEP_SUMMARY"',
     '<%= config.bin %> benchmark --corpus my-recordings --project acme__widgets',
     'GITHUB_TOKEN=... <%= config.bin %> benchmark --provider github --owner rust-lang --repo rust --limit 30',
   ];
@@ -74,8 +78,13 @@ Exit codes: 0 ok; 1 regression, bad data or provider failure; 2 usage.`;
       exclusive: ['markdown'],
     }),
     markdown: Flags.boolean({ description: 'print a Markdown report (CI job summaries, PR comments) instead of the table' }),
-    output: Flags.string({ char: 'o', description: 'also write the JSON result to this file (atomically)' }),
-    baseline: Flags.string({ description: 'compare with this saved --json result; exit 1 on regressions' }),
+    output: Flags.string({ char: 'o', description: 'also write the JSON result to this file (atomically); the same as --export-json' }),
+    'export-json': Flags.string({ description: 'write the result as JSON (devboy.benchmark/1) to this file, atomically' }),
+    'export-markdown': Flags.string({ description: 'write the Markdown report to this file, atomically' }),
+    'export-csv': Flags.string({
+      description: 'write one CSV line per row (RFC 4180; columns in docs/benchmark-schema.md) to this file, atomically',
+    }),
+    baseline: Flags.string({ description: 'compare with this saved result (as devboy compare does); exit 1 on regressions' }),
     'allow-skipped': Flags.boolean({
       description: 'exit 0 even when corpus recordings could not be read (they are still listed)',
     }),
@@ -94,13 +103,13 @@ Exit codes: 0 ok; 1 regression, bad data or provider failure; 2 usage.`;
     const savingsBaseline = flags['savings-baseline'] as SavingsBaseline;
 
     // Read the baseline first: a typo in its path should not cost a whole run.
-    const [{ parseBaseline, compareWithBaseline }, { loadBenchmarkData }, { runBenchmark }] = await Promise.all([
-      import('../src/benchmark/regression.js'),
+    const [{ parseBenchmarkResult }, { loadBenchmarkData }, { runBenchmark }] = await Promise.all([
+      import('../src/benchmark/read-result.js'),
       import('../src/benchmark/source.js'),
       import('../src/benchmark/run.js'),
     ]);
     const baselineInput = flags.baseline ? await readInput(flags.baseline) : undefined;
-    const baseline = baselineInput ? parseBaseline(baselineInput.text, baselineInput.name) : undefined;
+    const baseline = baselineInput ? parseBenchmarkResult(baselineInput.text, baselineInput.name) : undefined;
 
     const session = flags.session ? await this.playTranscript(flags.session, formats, tokenizers, savingsBaseline) : undefined;
     const { datasets, source } = await loadBenchmarkData({
@@ -123,18 +132,25 @@ Exit codes: 0 ok; 1 regression, bad data or provider failure; 2 usage.`;
     );
     bar.done();
 
-    const regression =
+    const { compareResults } = await import('../src/compare/compare.js');
+    const comparison =
       baseline && flags.baseline
-        ? compareWithBaseline(result, baseline, flags.baseline, { maxRegression: maxRegression / 100, timingFactor: 3 })
+        ? compareResults({ file: flags.baseline, result: baseline }, { file: 'this run', result }, { maxRegression: maxRegression / 100 })
         : undefined;
-    const { EXPORTERS, regressionText } = await import('../src/report/index.js');
-    const input = { result, ...(regression ? { regression } : {}) };
-    if (flags.output) await writeFileAtomic(flags.output, EXPORTERS.json.render(input));
+    const { EXPORTERS, COMPARE_EXPORTERS } = await import('../src/report/index.js');
+    const input = { result, ...(comparison ? { comparison } : {}) };
+    const exports: [string | undefined, keyof typeof EXPORTERS][] = [
+      [flags.output, 'json'],
+      [flags['export-json'], 'json'],
+      [flags['export-markdown'], 'markdown'],
+      [flags['export-csv'], 'csv'],
+    ];
+    for (const [file, name] of exports) if (file) await writeFileAtomic(file, EXPORTERS[name].render(input));
     const exporter = EXPORTERS[flags.json ? 'json' : flags.markdown ? 'markdown' : 'table'];
     await this.writeStdout(exporter.render(input, { color: Boolean(process.stdout.isTTY) && !process.env.NO_COLOR }));
-    // JSON on stdout is for machines; the gate's verdict still reaches the person reading the log.
-    if (flags.json && regression) this.writeStderr(`${regressionText(regression)}\n`);
-    if (regression && !regression.passed) process.exitCode = 1;
+    // JSON on stdout is for machines; the comparison still reaches the person reading the log.
+    if (flags.json && comparison) this.writeStderr(COMPARE_EXPORTERS.table.render(comparison));
+    if (comparison && !comparison.passed) process.exitCode = 1;
     const skipped = result.skipped?.length ?? 0;
     if (skipped > 0 && !flags['allow-skipped']) {
       this.writeStderr(

@@ -10,6 +10,7 @@ import { LEVELS } from '../src/trim/levels.js';
 import { runCli } from './helpers/cli.js';
 import { corpusDir, REPO_ROOT } from './helpers/paths.js';
 import { corpusExchanges } from './helpers/corpus-bodies.js';
+import { assertCsvMatches } from './helpers/csv.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'devboy-bench-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -88,15 +89,16 @@ describe('devboy benchmark: reports', () => {
   });
 });
 
-describe('devboy benchmark --baseline: the CI regression gate', () => {
+describe('devboy benchmark --baseline: the CI regression gate, through devboy compare', () => {
   it('passes on the committed results/baseline.json (a narrowed run compares only its own rows)', async () => {
     const r = await runCli(['benchmark', ...narrow, '--levels', 'minimal', '--baseline', join(REPO_ROOT, 'results', 'baseline.json')]);
     assert.equal(r.code, 0, r.stdout + r.stderr);
-    // 2 datasets x 1 level x every format x 2 tokenizers.
-    assert.match(r.stdout, new RegExp(`regression gate: PASSED against .*baseline\\.json: ${2 * FORMAT_NAMES.length * 2} rows compared`));
+    // 2 datasets x 1 level x every format, each under 2 tokenizers.
+    assert.match(r.stdout, /^devboy compare: .*baseline\.json .* -> this run /m);
+    assert.match(r.stdout, new RegExp(`^PASSED: .*\\(${2 * FORMAT_NAMES.length} rows compared under 2 tokenizers`, 'm'));
   });
 
-  it('fails with exit 1 on a baseline with lower token counts, naming the rows', async () => {
+  it('fails with exit 1 on a baseline with lower token counts, naming each row once with both tokenizers', async () => {
     const base: BenchmarkResult = JSON.parse(readFileSync(runFile, 'utf8'));
     const lowered = base.rows.filter((r) => r.format === 'toon' && r.level === 'raw');
     for (const r of lowered) r.tokens = Math.floor(r.tokens * 0.95);
@@ -104,18 +106,26 @@ describe('devboy benchmark --baseline: the CI regression gate', () => {
     writeFileSync(file, JSON.stringify(base));
     const r = await runCli(['benchmark', ...narrow, '--levels', 'raw', '--formats', 'toon', '--baseline', file]);
     assert.equal(r.code, 1);
-    assert.match(r.stdout, new RegExp(`regression gate: FAILED against .*lower\\.json: ${lowered.length} regressions`));
+    const entries = lowered.filter((x) => x.tokenizer === 'o200k_base');
+    assert.match(r.stdout, new RegExp(`^FAILED: ${entries.length} rows grew more than 0\\.50% in tokens`, 'm'));
     const now = new Map(run.rows.map((x) => [rowKey(x), x.tokens]));
-    for (const row of lowered)
-      assert.ok(r.stdout.includes(`tokens   ${rowKey(row)}: ${row.tokens} -> ${now.get(rowKey(row))} tokens`), rowKey(row));
+    for (const row of entries) {
+      const lines = r.stdout.split('\n').filter((l) => l.endsWith(`: ${row.label}`) && /^raw +toon /.test(l));
+      assert.equal(lines.length, 1, row.label);
+      const h = lowered.find((x) => x.label === row.label && x.tokenizer === 'heuristic')!;
+      const n = (v: number) => v.toLocaleString('en-US');
+      assert.ok(lines[0]!.includes(`${n(row.tokens)} -> ${n(now.get(rowKey(row))!)}`), lines[0]);
+      assert.ok(lines[0]!.includes(`${n(h.tokens)} -> ${n(now.get(rowKey(h))!)}`), lines[0]);
+    }
   });
 
-  it('with --json the result stays valid JSON on stdout and the verdict goes to stderr', async () => {
+  it('with --json the result stays valid JSON on stdout, the comparison inside it, and the report goes to stderr', async () => {
     const r = await runCli(['benchmark', ...narrow, '--json', '--baseline', runFile, '--formats', 'toon', '--levels', 'minimal']);
     assert.equal(r.code, 0, r.stderr);
     const doc = JSON.parse(r.stdout);
+    assert.equal(doc.regression.schema, 'devboy.compare/1');
     assert.equal(doc.regression.passed, true);
-    assert.match(r.stderr, /regression gate: PASSED/);
+    assert.match(r.stderr, /^PASSED: /m);
   });
 
   it('a baseline that is not a benchmark result: exit 1, one line, nothing run', async () => {
@@ -125,6 +135,54 @@ describe('devboy benchmark --baseline: the CI regression gate', () => {
     assert.equal(r.code, 1);
     assert.equal(r.stdout, '');
     assert.equal(r.stderr, `devboy benchmark: ${file}: not a devboy benchmark result (expected "schema": "devboy.benchmark/1")\n`);
+  });
+});
+
+describe('devboy benchmark --export-json, --export-markdown, --export-csv', () => {
+  it('writes every export from one run while the terminal keeps the table', async () => {
+    const files = { json: join(dir, 'x.json'), md: join(dir, 'x.md'), csv: join(dir, 'x.csv'), o: join(dir, 'o.json') };
+    const r = await runCli([
+      'benchmark',
+      ...narrow,
+      '--levels',
+      'minimal,standard',
+      '--export-json',
+      files.json,
+      '--export-markdown',
+      files.md,
+      '--export-csv',
+      files.csv,
+      '-o',
+      files.o,
+    ]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /^Totals over 2 datasets: o200k_base tokens/m, 'the table on stdout');
+    assert.match(r.stdout, /^Speed: time to encode and decode/m);
+    const doc: BenchmarkResult = JSON.parse(readFileSync(files.json, 'utf8'));
+    assert.equal(doc.schema, 'devboy.benchmark/1');
+    assert.equal(doc.rows.length, 2 * 2 * FORMAT_NAMES.length * 2);
+    assert.equal(readFileSync(files.o, 'utf8'), readFileSync(files.json, 'utf8'));
+    const md = readFileSync(files.md, 'utf8');
+    assert.match(md, /^## devboy benchmark$/m);
+    assert.match(md, /^### Speed /m);
+    assert.equal((md.match(/^```mermaid$/gm) ?? []).length, 2, 'a chart per level');
+    assertCsvMatches(readFileSync(files.csv, 'utf8'), doc);
+  });
+
+  it('an export into a missing folder: exit 1, one line naming it', async () => {
+    const r = await runCli([
+      'benchmark',
+      ...narrow,
+      '--levels',
+      'minimal',
+      '--formats',
+      'toon',
+      '--export-csv',
+      join(dir, 'nope', 'x.csv'),
+    ]);
+    assert.notEqual(r.code, 0);
+    assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
+    assert.match(r.stderr, /nope/);
   });
 });
 
@@ -153,6 +211,8 @@ describe('devboy benchmark: usage', () => {
   });
 });
 
+const sessionFile = () => join(dir, 'session.jsonl');
+
 describe('devboy benchmark --session: a real dedup column', () => {
   it('every row carries the session dedup saving and the combined rule', async () => {
     const exchanges = await corpusExchanges();
@@ -164,9 +224,18 @@ describe('devboy benchmark --session: a real dedup column', () => {
       { tool: 'get_issues', output: body },
       { tool: 'get_issues', output: body },
     ].map((c) => JSON.stringify(c));
-    const file = join(dir, 'session.jsonl');
-    writeFileSync(file, `${lines.join('\n')}\n`);
-    const r = await runCli(['benchmark', ...narrow, '--json', '--session', file, '--levels', 'raw', '--formats', 'json-compact,toon']);
+    writeFileSync(sessionFile(), `${lines.join('\n')}\n`);
+    const r = await runCli([
+      'benchmark',
+      ...narrow,
+      '--json',
+      '--session',
+      sessionFile(),
+      '--levels',
+      'raw',
+      '--formats',
+      'json-compact,toon',
+    ]);
     assert.equal(r.code, 0, r.stderr);
     const doc: BenchmarkResult = JSON.parse(r.stdout);
     assert.equal(doc.session?.calls, 4);
@@ -181,6 +250,25 @@ describe('devboy benchmark --session: a real dedup column', () => {
       assert.ok(Math.abs(row.savings.combined - (row.savings.dedup + (1 - row.savings.dedup) * row.savings.encoder)) < 1e-5);
       assert.equal(row.metadata.dedup_savings_pct, row.savings.dedup);
     }
+  });
+
+  it('the table and the Markdown show the dedup and combined savings, not only the JSON', async () => {
+    const r = await runCli([
+      'benchmark',
+      ...narrow,
+      '--session',
+      sessionFile(),
+      '--levels',
+      'raw',
+      '--formats',
+      'json-compact,toon',
+      '--markdown',
+    ]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /^### Session `.*session\.jsonl`: 4 calls, 2 repeated/m);
+    assert.match(r.stdout, /^\| toon \| \d+\.\d% \| -?\d+\.\d% \| \d+\.\d% \| -?\d+\.\d% \|$/m);
+    const t = await runCli(['benchmark', ...narrow, '--session', sessionFile(), '--levels', 'raw', '--formats', 'json-compact,toon']);
+    assert.match(t.stdout, /^Session .*session\.jsonl: 4 calls, 2 answered by a reference/m);
   });
 });
 

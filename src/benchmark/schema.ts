@@ -11,7 +11,7 @@ export const BENCHMARK_SCHEMA = 'devboy.benchmark/1';
 export interface BenchmarkResult {
   schema: typeof BENCHMARK_SCHEMA;
   devboy: string;
-  source: { kind: 'corpus' | 'live'; corpus?: string; provider?: ProviderName; target?: string };
+  source: BenchmarkSourceInfo;
   settings: {
     budget: number;
     runs: number;
@@ -47,6 +47,24 @@ export interface BenchmarkResult {
     format: FormatName;
     reason: string;
   }[];
+  /** Written by `devboy merge`: the results this one was combined from, in order (docs/ci.md). */
+  merged_from?: MergedPart[];
+}
+
+/** Where a run's data came from; `provider` and `target` narrow a corpus (or name a live project). */
+export interface BenchmarkSourceInfo {
+  kind: 'corpus' | 'live';
+  corpus?: string;
+  provider?: ProviderName;
+  target?: string;
+}
+
+/** One input of a merged result: its file, its source, and what it contributed. */
+export interface MergedPart {
+  file: string;
+  source: BenchmarkSourceInfo;
+  datasets: number;
+  rows: number;
 }
 
 /** The first response `devboy format` would give at the budget, under the report's main tokenizer. */
@@ -160,7 +178,7 @@ export interface BiasEntry {
   bias: number;
 }
 
-/** A row's identity: what the regression gate matches baseline rows by. */
+/** A row's identity: what `devboy compare` (and `--baseline`) match rows by. */
 export function rowKey(r: Pick<BenchmarkRow, 'provider' | 'project' | 'dataset' | 'label' | 'level' | 'format' | 'tokenizer'>): string {
   return [r.provider, r.project, r.dataset, r.label, r.level, r.format, r.tokenizer].join(' | ');
 }

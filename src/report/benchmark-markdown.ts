@@ -1,5 +1,7 @@
 import type { BenchmarkResult } from '../benchmark/schema.js';
-import { int, pct, summarize } from './benchmark-summary.js';
+import { int, msSpread, pct, ratio, saved, summarize } from './benchmark-summary.js';
+import { SPEED_REFERENCE } from '../benchmark/speed.js';
+import { rangeFromZero, xyBarChart } from './mermaid.js';
 import { header } from './header.js';
 
 /** The report for CI job summaries and PR comments: totals, bias and losses up front, details folded. */
@@ -31,6 +33,55 @@ export function benchmarkMarkdown(result: BenchmarkResult): string {
         }),
       ]),
     );
+  }
+
+  for (const t of s.totals) {
+    const shown = t.cells.filter((c) => c.tokens > 0);
+    if (shown.length === 0) continue;
+    out.push(
+      '',
+      xyBarChart({
+        title: `${t.level}: ${s.primary} tokens per format (fewer is better)`,
+        categories: shown.map((c) => c.format),
+        yLabel: 'tokens',
+        values: shown.map((c) => c.tokens),
+        yRange: rangeFromZero(shown.map((c) => c.tokens)),
+        height: 220,
+      }),
+    );
+  }
+
+  if (s.speed.length) {
+    out.push(
+      '',
+      `### Speed (every dataset at every level once: sum of per-call medians of ${result.settings.runs} runs, [fastest-slowest]; ×N = time / ${SPEED_REFERENCE}'s in this run)`,
+      '',
+    );
+    out.push(
+      row(['format', 'encode', `vs ${SPEED_REFERENCE}`, 'decode', `vs ${SPEED_REFERENCE}`]),
+      row(['---', '---:', '---:', '---:', '---:']),
+    );
+    for (const f of s.speed)
+      out.push(
+        row([
+          f.format,
+          msSpread(f.encode.median_ms, f.encode.spread_ms),
+          ratio(f.encode.vs_json_compact),
+          msSpread(f.decode.median_ms, f.decode.spread_ms),
+          ratio(f.decode.vs_json_compact),
+        ]),
+      );
+  }
+
+  if (s.session) {
+    const x = s.session;
+    out.push(
+      '',
+      `### Session \`${esc(x.file)}\`: ${x.calls} calls, ${x.hits} repeated (savings of ${s.primary} tokens vs ${x.baseline}; combined = dedup + (1 − dedup) × encoder; measured = what the model received)`,
+      '',
+    );
+    out.push(row(['format', 'dedup', 'encoder', 'combined', 'measured']), row(['---', '---:', '---:', '---:', '---:']));
+    for (const r of x.rows) out.push(row([r.format, saved(r.dedup), saved(r.encoder), saved(r.combined), saved(r.measured)]));
   }
 
   if (result.heuristic_bias.length) {

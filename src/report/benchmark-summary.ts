@@ -1,4 +1,5 @@
 import type { BenchmarkResult, BenchmarkRow } from '../benchmark/schema.js';
+import { speedByFormat, type FormatSpeed } from '../benchmark/speed.js';
 import type { FormatName } from '../formats/types.js';
 import type { TokenizerName } from '../tokens/types.js';
 import type { Level } from '../trim/levels.js';
@@ -16,6 +17,18 @@ export interface BenchmarkSummary {
   fit: { title: string; cells: Map<FormatName, string> }[];
   /** Where the heuristic and the primary tokenizer pick different winners. */
   disagreements: { dataset: string; level: Level; heuristic: FormatName; primary: FormatName }[];
+  /** Encode and decode time per format over every dataset and level, with ratios to json-compact. */
+  speed: FormatSpeed[];
+  /** With --session: the replayed session's savings per format under the primary tokenizer. */
+  session?: SessionView;
+}
+
+export interface SessionView {
+  file: string;
+  calls: number;
+  hits: number;
+  baseline: string;
+  rows: { format: FormatName; dedup: number; encoder: number; combined: number; measured: number }[];
 }
 
 export interface TotalCell {
@@ -99,7 +112,19 @@ export function summarize(result: BenchmarkResult): BenchmarkSummary {
     for (const f of entries) cells.set(f.format, f.fits ? fitCell(f) : 'nothing fits');
     fit.push({ title: `${d.provider} ${d.project} ${d.dataset}, ${d.items} items`, cells });
   }
-  return { primary, formats, levels, totals, datasets, disagreements, fit };
+  const speed = speedByFormat(result.rows, formats, primary);
+  const session = result.session
+    ? {
+        file: result.session.file,
+        calls: result.session.calls,
+        hits: result.session.hits,
+        baseline: result.session.baseline,
+        rows: result.session.results
+          .filter((x) => x.tokenizer === primary)
+          .map((x) => ({ format: x.format, dedup: x.dedup, encoder: x.encoder, combined: x.combined, measured: x.measured })),
+      }
+    : undefined;
+  return { primary, formats, levels, totals, datasets, disagreements, fit, speed, ...(session ? { session } : {}) };
 }
 
 /** `83/150 items: 12 full, 71 minimal, 3 cut, 2 chunks` */
@@ -131,6 +156,25 @@ function sum(xs: number[]): number {
 export function pct(f: number): string {
   const v = (f * 100).toFixed(1);
   return f > 0 ? `-${v}%` : `+${(-f * 100).toFixed(1)}%`;
+}
+
+/** A saving as a share of the baseline: 0.66 -> `66.0%`. */
+export function saved(f: number): string {
+  return `${(f * 100).toFixed(1)}%`;
+}
+
+/** Milliseconds with the digits that mean something at that size. */
+export function ms(v: number): string {
+  return v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v >= 0.1 ? v.toFixed(2) : v.toFixed(3);
+}
+
+/** `12.3 ms [11.9-13.0]`: the summed medians and where they could have landed. */
+export function msSpread(median: number, spread: readonly [number, number]): string {
+  return `${ms(median)} ms [${ms(spread[0])}-${ms(spread[1])}]`;
+}
+
+export function ratio(r: number | null): string {
+  return r === null ? '' : `×${r.toFixed(2)}`;
 }
 
 export function int(n: number): string {

@@ -1,6 +1,7 @@
 import Table from 'cli-table3';
 import type { BenchmarkResult } from '../benchmark/schema.js';
-import { int, pct, summarize } from './benchmark-summary.js';
+import { int, msSpread, pct, ratio, saved, summarize } from './benchmark-summary.js';
+import { SPEED_REFERENCE } from '../benchmark/speed.js';
 import { header, lossyText, skippedLines } from './header.js';
 import { BASELINE_FORMAT } from '../metadata/format-metadata.js';
 
@@ -31,6 +32,42 @@ export function benchmarkTable(result: BenchmarkResult, options: { color?: boole
     ]);
   }
   out.push(totals.toString());
+
+  if (s.speed.length) {
+    out.push('');
+    out.push(
+      `Speed: time to encode and decode every dataset at every level once (sum of per-call medians of ${result.settings.runs} runs, [sum of fastest-sum of slowest]); ×N = time / ${SPEED_REFERENCE}'s in this run`,
+    );
+    const speed = new Table({
+      head: ['format', 'encode', `vs ${SPEED_REFERENCE}`, 'decode', `vs ${SPEED_REFERENCE}`],
+      style: { head: [], border: [] },
+      chars: COMPACT,
+    });
+    for (const f of s.speed)
+      speed.push([
+        f.format,
+        msSpread(f.encode.median_ms, f.encode.spread_ms),
+        ratio(f.encode.vs_json_compact),
+        msSpread(f.decode.median_ms, f.decode.spread_ms),
+        ratio(f.decode.vs_json_compact),
+      ]);
+    out.push(speed.toString());
+  }
+
+  if (s.session) {
+    const x = s.session;
+    out.push('');
+    out.push(
+      `Session ${x.file}: ${x.calls} calls, ${x.hits} answered by a reference to an earlier identical output; savings of ${s.primary} tokens vs ${x.baseline} (combined = dedup + (1 - dedup) × encoder; measured = what the model received)`,
+    );
+    const session = new Table({
+      head: ['format', 'dedup', 'encoder', 'combined', 'measured'],
+      style: { head: [], border: [] },
+      chars: COMPACT,
+    });
+    for (const r of x.rows) session.push([r.format, saved(r.dedup), saved(r.encoder), saved(r.combined), saved(r.measured)]);
+    out.push(session.toString());
+  }
 
   out.push('');
   out.push(
