@@ -16,6 +16,8 @@ export interface Difference {
   kind: DifferenceKind;
   expected: string;
   actual: string;
+  /** For `key-order`: both key lists, whole (keys may contain commas, so not split from the strings). */
+  keys?: { expected: string[]; actual: string[] };
 }
 
 /** The first place where `actual` departs from `expected`, or null when they are JSON-equal. */
@@ -51,7 +53,7 @@ export function firstDifference(expected: unknown, actual: unknown, path = '$'):
       const d = firstDifference(eo[k], ao[k], member(path, k));
       if (d) return d;
     }
-    return { path, kind: 'key-order', expected: ek.join(','), actual: ak.join(',') };
+    return { path, kind: 'key-order', expected: ek.join(','), actual: ak.join(','), keys: { expected: ek, actual: ak } };
   }
   return { path, kind: 'value', expected: preview(expected), actual: preview(actual) };
 }
@@ -59,8 +61,14 @@ export function firstDifference(expected: unknown, actual: unknown, path = '$'):
 /** One line a user can act on: what changed, and where. */
 export function describeDifference(d: Difference): string {
   switch (d.kind) {
-    case 'key-order':
-      return `key order changed at ${d.path} (expected ${clip(d.expected)}; got ${clip(d.actual)})`;
+    case 'key-order': {
+      // Two long lists that share a prefix read as identical once clipped: start both where they part.
+      const expected = d.keys?.expected ?? d.expected.split(',');
+      const actual = d.keys?.actual ?? d.actual.split(',');
+      let i = 0;
+      while (i < expected.length && expected[i] === actual[i]) i++;
+      return `key order changed at ${d.path}, key ${i + 1}: expected ${keysFrom(expected, i)}; got ${keysFrom(actual, i)}`;
+    }
     case 'missing-key':
       return `key lost at ${d.path} (was ${d.expected})`;
     case 'extra-key':
@@ -85,6 +93,14 @@ function member(path: string, key: string): string {
 function preview(v: unknown): string {
   if (v === undefined) return 'undefined';
   return clip(JSON.stringify(v) ?? String(v));
+}
+
+/** The keys from position `from` on, as many whole keys as fit in about 60 characters. */
+function keysFrom(keys: string[], from: number, max = 60): string {
+  let text = clip(keys[from] ?? '', max);
+  let i = from + 1;
+  for (; i < keys.length && text.length + 1 + keys[i]!.length <= max; i++) text += `,${keys[i]}`;
+  return i < keys.length ? `${text},…` : text;
 }
 
 function clip(s: string, max = 60): string {

@@ -1,5 +1,6 @@
 import type { BenchmarkResult } from '../benchmark/schema.js';
 import { int, pct, summarize } from './benchmark-summary.js';
+import { plural } from './words.js';
 import { header } from './header.js';
 
 /** The report for CI job summaries and PR comments: totals, bias and losses up front, details folded. */
@@ -26,7 +27,7 @@ export function benchmarkMarkdown(result: BenchmarkResult): string {
       row([
         t.level,
         ...t.cells.map((c) => {
-          const text = `${int(c.tokens)} (${pct(c.saving)}), ${int(c.pages)} pages${c.lossyRows ? ` ⚠ ${c.lossyRows} lossy` : ''}`;
+          const text = `${int(c.tokens)} (${pct(c.saving)}), ${plural(c.pages, 'page')}${c.lossyRows ? ` ⚠ ${c.lossyRows} lossy` : ''}`;
           return c.format === t.winner ? `**${text}**` : text;
         }),
       ]),
@@ -40,7 +41,7 @@ export function benchmarkMarkdown(result: BenchmarkResult): string {
     out.push(
       '',
       s.disagreements.length
-        ? `The heuristic picks a different winner than ${s.primary} in ${s.disagreements.length} dataset/level cells.`
+        ? `The heuristic picks a different winner than ${s.primary} in ${plural(s.disagreements.length, 'dataset/level cell')}.`
         : `The heuristic and ${s.primary} agree on every winner.`,
     );
   }
@@ -75,7 +76,7 @@ export function benchmarkMarkdown(result: BenchmarkResult): string {
           ...s.formats.map((f) => {
             const r = l.cells.get(f);
             if (!r) return '';
-            const text = `${int(r.tokens)} (${pct(r.savings.encoder)})${r.pages > 1 ? ` ${r.pages}p` : ''}${r.lossless ? '' : ' ⚠'}`;
+            const text = `${int(r.tokens)} (${pct(r.savings.encoder)})${r.pages > 1 ? ` ${int(r.pages)}p` : ''}${r.lossless ? '' : ' ⚠'}`;
             return f === l.winner ? `**${text}**` : text;
           }),
         ]),

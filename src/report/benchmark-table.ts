@@ -1,6 +1,7 @@
 import Table from 'cli-table3';
 import type { BenchmarkResult } from '../benchmark/schema.js';
 import { int, pct, summarize } from './benchmark-summary.js';
+import { plural } from './words.js';
 import { header, lossyText } from './header.js';
 import { BASELINE_FORMAT } from '../metadata/format-metadata.js';
 
@@ -18,7 +19,7 @@ export function benchmarkTable(result: BenchmarkResult, options: { color?: boole
   out.push(header(result));
   out.push('');
   out.push(
-    `Totals over ${result.datasets.length} datasets: ${tk}; change vs ${baseline} (same items, level and tokenizer); pages at ${int(result.settings.budget)} ${s.primary} tokens; * = fewest tokens among lossless formats`,
+    `Totals over ${plural(result.datasets.length, 'dataset')}: ${tk}; change vs ${baseline} (same items, level and tokenizer); pages at ${int(result.settings.budget)} ${s.primary} tokens; * = fewest tokens among lossless formats`,
   );
   const totals = new Table({ head: ['level', ...s.formats], style: { head: [], border: [] }, chars: COMPACT });
   for (const t of s.totals) {
@@ -51,7 +52,7 @@ export function benchmarkTable(result: BenchmarkResult, options: { color?: boole
           const r = l.cells.get(f);
           if (!r) return '';
           const change = f === baselineFormat ? '' : ` ${pct(r.savings.encoder)}`;
-          const text = `${int(r.tokens)}${change}${r.pages > 1 ? ` ${r.pages}p` : ''}${r.lossless ? '' : ' !'}`;
+          const text = `${int(r.tokens)}${change}${r.pages > 1 ? ` ${int(r.pages)}p` : ''}${r.lossless ? '' : ' !'}`;
           return f === l.winner ? star(text) : text;
         }),
       ]);
@@ -91,7 +92,7 @@ export function benchmarkTable(result: BenchmarkResult, options: { color?: boole
     out.push(bias.toString());
     out.push(
       s.disagreements.length
-        ? `The heuristic picks a different winner than ${s.primary} in ${s.disagreements.length} of ${s.datasets.length * s.levels.length} dataset/level cells.`
+        ? `The heuristic picks a different winner than ${s.primary} in ${int(s.disagreements.length)} of ${plural(s.datasets.length * s.levels.length, 'dataset/level cell')}.`
         : `The heuristic and ${s.primary} pick the same winner in every dataset/level cell.`,
     );
   }
