@@ -7,7 +7,7 @@ import { runCli } from './helpers/cli.js';
 import { REPO_ROOT } from './helpers/paths.js';
 
 const VERSION = (JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
-const COMMANDS = ['benchmark', 'convert', 'format', 'help', 'record', 'session'];
+const COMMANDS = ['autocomplete', 'benchmark', 'convert', 'format', 'help', 'record', 'session'];
 
 describe('oclif conventions: help, -h, -v, mistyped commands', () => {
   it('devboy help lists every command; devboy help COMMAND shows its flags', async () => {
