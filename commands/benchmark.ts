@@ -5,6 +5,7 @@ import { parseList } from '../src/cli/list-flag.js';
 import { ProgressBar } from '../src/cli/progress.js';
 import { FORMAT_NAMES } from '../src/formats/types.js';
 import { writeFileAtomic } from '../src/io/atomic-write.js';
+import { resolveOutputTarget } from '../src/io/output-target.js';
 import { readInput } from '../src/io/read-input.js';
 import { SAVINGS_BASELINES, type SavingsBaseline } from '../src/metadata/format-metadata.js';
 import { DATASET_KINDS, type ProviderName } from '../src/model/index.js';
@@ -102,7 +103,10 @@ Exit codes: 0 ok; 1 regression, bad data or provider failure; 2 usage.`;
     const tokenizers = parseList('tokenizers', flags.tokenizers, TOKENIZER_NAMES);
     const savingsBaseline = flags['savings-baseline'] as SavingsBaseline;
 
-    // Read the baseline first: a typo in its path should not cost a whole run.
+    // Check the output paths and read the baseline first: a typo in any of them should not cost a whole run.
+    for (const target of [flags.output, flags['export-json'], flags['export-markdown'], flags['export-csv']]) {
+      if (target) await resolveOutputTarget(target);
+    }
     const [{ parseBenchmarkResult }, { loadBenchmarkData }, { runBenchmark }] = await Promise.all([
       import('../src/benchmark/read-result.js'),
       import('../src/benchmark/source.js'),

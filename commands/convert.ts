@@ -1,5 +1,6 @@
-import { Args, Flags } from '@oclif/core';
+import { Flags } from '@oclif/core';
 import { DevboyCommand } from '../src/cli/base-command.js';
+import { inputFileArg, inputSource } from '../src/cli/input-arg.js';
 import { convert } from '../src/convert/convert.js';
 import { formatConvertStats } from '../src/convert/stats-text.js';
 import { INPUT_FORMAT_NAMES, type InputFormatName } from '../src/formats/detect.js';
@@ -14,7 +15,7 @@ const TOON_DELIMITERS = { comma: ',', tab: '\t', pipe: '|' } as const;
 export default class Convert extends DevboyCommand {
   static override summary = 'Convert between JSON, TOON, STC and GCF, losslessly, and prove it.';
 
-  static override description = `Reads FILE (or standard input for "-"), decodes it, and encodes it as --to.
+  static override description = `Reads FILE (or standard input for "-", or when data is piped in), decodes it, and encodes it as --to.
 The input format comes from --from, else the file extension, else the content.
 NDJSON input (one JSON value per line) becomes an array.
 --stream (GCF only) writes rows as they arrive instead of reading the whole input first.
@@ -29,7 +30,7 @@ Exit codes: 0 ok; 1 bad data or a failed --verify; 2 usage (unknown format, miss
   ];
 
   static override args = {
-    file: Args.string({ description: 'input file, or - for standard input', required: true }),
+    file: inputFileArg('input file, or - for standard input (the default when data is piped in)'),
   };
 
   static override flags = {
@@ -50,9 +51,10 @@ Exit codes: 0 ok; 1 bad data or a failed --verify; 2 usage (unknown format, miss
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(Convert);
+    const source = inputSource(args.file);
     if (flags.stream) {
       await streamConvert({
-        source: args.file,
+        source,
         to: flags.to as FormatName,
         from: flags.from,
         output: flags.output,
@@ -61,7 +63,7 @@ Exit codes: 0 ok; 1 bad data or a failed --verify; 2 usage (unknown format, miss
       });
       return;
     }
-    const input = await readInput(args.file);
+    const input = await readInput(source);
     const result = await convert({
       input,
       to: flags.to as FormatName,

@@ -1,3 +1,4 @@
+import { fewerOrMore } from '../report/words.js';
 import type { ConvertStats } from './convert.js';
 
 /** The `--stats` block: every token figure names its tokenizer, the saving names its baseline. */
@@ -9,15 +10,10 @@ export function formatConvertStats(s: ConvertStats): string {
   return [
     line('input ', s.input),
     line('output', s.output),
-    `saving ${pct(s.saving.tokens)} ${tk}, ${pct(s.saving.bytes)} bytes; baseline: ${s.saving.baseline}`,
+    `output vs input: ${fewerOrMore(s.saving.tokens)} ${tk}, ${fewerOrMore(s.saving.bytes)} bytes; baseline: ${s.saving.baseline}`,
   ].join('\n');
 }
 
 function group(n: number): string {
   return n.toLocaleString('en-US');
-}
-
-/** Negative means the output is larger than the baseline. */
-function pct(f: number): string {
-  return `${(f * 100).toFixed(1)}%`;
 }

@@ -2,6 +2,7 @@ import type { BenchmarkResult } from '../benchmark/schema.js';
 import { int, msSpread, pct, ratio, saved, summarize } from './benchmark-summary.js';
 import { SPEED_REFERENCE } from '../benchmark/speed.js';
 import { rangeFromZero, xyBarChart } from './mermaid.js';
+import { plural } from './words.js';
 import { header } from './header.js';
 
 /** The report for CI job summaries and PR comments: totals, bias and losses up front, details folded. */
@@ -28,7 +29,7 @@ export function benchmarkMarkdown(result: BenchmarkResult): string {
       row([
         t.level,
         ...t.cells.map((c) => {
-          const text = `${int(c.tokens)} (${pct(c.saving)}), ${int(c.pages)} pages${c.lossyRows ? ` ⚠ ${c.lossyRows} lossy` : ''}`;
+          const text = `${int(c.tokens)} (${pct(c.saving)}), ${plural(c.pages, 'page')}${c.lossyRows ? ` ⚠ ${c.lossyRows} lossy` : ''}`;
           return c.format === t.winner ? `**${text}**` : text;
         }),
       ]),
@@ -54,7 +55,7 @@ export function benchmarkMarkdown(result: BenchmarkResult): string {
   if (s.speed.length) {
     out.push(
       '',
-      `### Speed (every dataset at every level once: sum of per-call medians of ${result.settings.runs} runs, [fastest-slowest]; ×N = time / ${SPEED_REFERENCE}'s in this run)`,
+      `### Speed (every dataset at every level once: sum of per-call medians of ${plural(result.settings.runs, 'run')}, [fastest-slowest]; ×N = time / ${SPEED_REFERENCE}'s in this run)`,
       '',
     );
     out.push(
@@ -77,7 +78,7 @@ export function benchmarkMarkdown(result: BenchmarkResult): string {
     const x = s.session;
     out.push(
       '',
-      `### Session \`${esc(x.file)}\`: ${x.calls} calls, ${x.hits} repeated (savings of ${s.primary} tokens vs ${x.baseline}; combined = dedup + (1 − dedup) × encoder; measured = what the model received)`,
+      `### Session \`${esc(x.file)}\`: ${plural(x.calls, 'call')}, ${int(x.hits)} repeated (savings of ${s.primary} tokens vs ${x.baseline}; combined = dedup + (1 − dedup) × encoder; measured = what the model received)`,
       '',
     );
     out.push(row(['format', 'dedup', 'encoder', 'combined', 'measured']), row(['---', '---:', '---:', '---:', '---:']));
@@ -91,7 +92,7 @@ export function benchmarkMarkdown(result: BenchmarkResult): string {
     out.push(
       '',
       s.disagreements.length
-        ? `The heuristic picks a different winner than ${s.primary} in ${s.disagreements.length} dataset/level cells.`
+        ? `The heuristic picks a different winner than ${s.primary} in ${plural(s.disagreements.length, 'dataset/level cell')}.`
         : `The heuristic and ${s.primary} agree on every winner.`,
     );
   }
@@ -135,7 +136,7 @@ export function benchmarkMarkdown(result: BenchmarkResult): string {
           ...s.formats.map((f) => {
             const r = l.cells.get(f);
             if (!r) return '';
-            const text = `${int(r.tokens)} (${pct(r.savings.encoder)})${r.pages > 1 ? ` ${r.pages}p` : ''}${r.lossless ? '' : ' ⚠'}`;
+            const text = `${int(r.tokens)} (${pct(r.savings.encoder)})${r.pages > 1 ? ` ${int(r.pages)}p` : ''}${r.lossless ? '' : ' ⚠'}`;
             return f === l.winner ? `**${text}**` : text;
           }),
         ]),

@@ -3,6 +3,7 @@ import { speedByFormat, type FormatSpeed } from '../benchmark/speed.js';
 import type { FormatName } from '../formats/types.js';
 import type { TokenizerName } from '../tokens/types.js';
 import type { Level } from '../trim/levels.js';
+import { plural } from './words.js';
 
 /** The views every exporter shows, computed once from a result so table and Markdown agree. */
 export interface BenchmarkSummary {
@@ -74,7 +75,7 @@ export function summarize(result: BenchmarkResult): BenchmarkSummary {
   const datasets: DatasetView[] = result.datasets.map((d) => {
     const key = `${d.provider}|${d.project}|${d.dataset}|${d.label}`;
     return {
-      title: `${d.provider} ${d.project} ${d.dataset}, ${d.items} items: ${d.label}`,
+      title: `${d.provider} ${d.project} ${d.dataset}, ${plural(d.items, 'item')}: ${d.label}`,
       items: d.items,
       levels: levels.map((level) => {
         const cells = new Map<FormatName, BenchmarkRow>();
@@ -110,7 +111,7 @@ export function summarize(result: BenchmarkResult): BenchmarkSummary {
     if (!squeezed) continue;
     const cells = new Map<FormatName, string>();
     for (const f of entries) cells.set(f.format, f.fits ? fitCell(f) : 'nothing fits');
-    fit.push({ title: `${d.provider} ${d.project} ${d.dataset}, ${d.items} items`, cells });
+    fit.push({ title: `${d.provider} ${d.project} ${d.dataset}, ${plural(d.items, 'item')}`, cells });
   }
   const speed = speedByFormat(result.rows, formats, primary);
   const session = result.session
@@ -177,6 +178,4 @@ export function ratio(r: number | null): string {
   return r === null ? '' : `×${r.toFixed(2)}`;
 }
 
-export function int(n: number): string {
-  return Math.round(n).toLocaleString('en-US');
-}
+export { int } from './words.js';

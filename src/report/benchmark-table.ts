@@ -3,6 +3,7 @@ import type { BenchmarkResult } from '../benchmark/schema.js';
 import { int, msSpread, pct, ratio, saved, summarize } from './benchmark-summary.js';
 import { SPEED_REFERENCE } from '../benchmark/speed.js';
 import { header, lossyText, skippedLines } from './header.js';
+import { plural } from './words.js';
 import { BASELINE_FORMAT } from '../metadata/format-metadata.js';
 
 /**
@@ -19,7 +20,7 @@ export function benchmarkTable(result: BenchmarkResult, options: { color?: boole
   out.push(header(result));
   out.push('');
   out.push(
-    `Totals over ${result.datasets.length} datasets: ${tk}; change vs ${baseline} (same items, level and tokenizer); pages at ${int(result.settings.budget)} ${s.primary} tokens; * = fewest tokens among lossless formats`,
+    `Totals over ${plural(result.datasets.length, 'dataset')}: ${tk}; change vs ${baseline} (same items, level and tokenizer); pages at ${int(result.settings.budget)} ${s.primary} tokens; * = fewest tokens among lossless formats`,
   );
   const totals = new Table({ head: ['level', ...s.formats], style: { head: [], border: [] }, chars: COMPACT });
   for (const t of s.totals) {
@@ -36,7 +37,7 @@ export function benchmarkTable(result: BenchmarkResult, options: { color?: boole
   if (s.speed.length) {
     out.push('');
     out.push(
-      `Speed: time to encode and decode every dataset at every level once (sum of per-call medians of ${result.settings.runs} runs, [sum of fastest-sum of slowest]); ×N = time / ${SPEED_REFERENCE}'s in this run`,
+      `Speed: time to encode and decode every dataset at every level once (sum of per-call medians of ${plural(result.settings.runs, 'run')}, [sum of fastest-sum of slowest]); ×N = time / ${SPEED_REFERENCE}'s in this run`,
     );
     const speed = new Table({
       head: ['format', 'encode', `vs ${SPEED_REFERENCE}`, 'decode', `vs ${SPEED_REFERENCE}`],
@@ -58,7 +59,7 @@ export function benchmarkTable(result: BenchmarkResult, options: { color?: boole
     const x = s.session;
     out.push('');
     out.push(
-      `Session ${x.file}: ${x.calls} calls, ${x.hits} answered by a reference to an earlier identical output; savings of ${s.primary} tokens vs ${x.baseline} (combined = dedup + (1 - dedup) × encoder; measured = what the model received)`,
+      `Session ${x.file}: ${plural(x.calls, 'call')}, ${int(x.hits)} answered by a reference to an earlier identical output; savings of ${s.primary} tokens vs ${x.baseline} (combined = dedup + (1 - dedup) × encoder; measured = what the model received)`,
     );
     const session = new Table({
       head: ['format', 'dedup', 'encoder', 'combined', 'measured'],
@@ -88,7 +89,7 @@ export function benchmarkTable(result: BenchmarkResult, options: { color?: boole
           const r = l.cells.get(f);
           if (!r) return '';
           const change = f === baselineFormat ? '' : ` ${pct(r.savings.encoder)}`;
-          const text = `${int(r.tokens)}${change}${r.pages > 1 ? ` ${r.pages}p` : ''}${r.lossless ? '' : ' !'}`;
+          const text = `${int(r.tokens)}${change}${r.pages > 1 ? ` ${int(r.pages)}p` : ''}${r.lossless ? '' : ' !'}`;
           return f === l.winner ? star(text) : text;
         }),
       ]);
@@ -128,7 +129,7 @@ export function benchmarkTable(result: BenchmarkResult, options: { color?: boole
     out.push(bias.toString());
     out.push(
       s.disagreements.length
-        ? `The heuristic picks a different winner than ${s.primary} in ${s.disagreements.length} of ${s.datasets.length * s.levels.length} dataset/level cells.`
+        ? `The heuristic picks a different winner than ${s.primary} in ${int(s.disagreements.length)} of ${plural(s.datasets.length * s.levels.length, 'dataset/level cell')}.`
         : `The heuristic and ${s.primary} pick the same winner in every dataset/level cell.`,
     );
   }
