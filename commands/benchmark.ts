@@ -48,7 +48,7 @@ Exit codes: 0 ok; 1 regression, bad data or provider failure; 2 usage.`;
     project: Flags.string({ description: 'Jira project key, or a corpus project folder (owner__repo)' }),
     jql: Flags.string({ description: 'Jira search for live runs' }),
     limit: Flags.integer({ char: 'n', description: 'live: issues and pull/merge requests to fetch', min: 1, default: 30 }),
-    details: Flags.integer({
+    'live-details': Flags.integer({
       description: 'live: pull/merge requests (Jira: issues) whose diffs, comments and discussions are fetched',
       min: 0,
       default: 3,
@@ -79,6 +79,10 @@ Exit codes: 0 ok; 1 regression, bad data or provider failure; 2 usage.`;
       exclusive: ['markdown'],
     }),
     markdown: Flags.boolean({ description: 'print a Markdown report (CI job summaries, PR comments) instead of the table' }),
+    details: Flags.boolean({
+      description:
+        'the table with every dataset, the first response at the budget, the heuristic bias and every lossy cell (the default is a one-screen summary)',
+    }),
     output: Flags.string({ char: 'o', description: 'also write the JSON result to this file (atomically); the same as --export-json' }),
     'export-json': Flags.string({ description: 'write the result as JSON (devboy.benchmark/1) to this file, atomically' }),
     'export-markdown': Flags.string({ description: 'write the Markdown report to this file, atomically' }),
@@ -124,7 +128,7 @@ Exit codes: 0 ok; 1 regression, bad data or provider failure; 2 usage.`;
       ...(flags.project ? { project: flags.project } : {}),
       ...(flags.jql ? { jql: flags.jql } : {}),
       limit: flags.limit,
-      live: { details: flags.details, ...connectionOptions(flags) },
+      live: { details: flags['live-details'], ...connectionOptions(flags) },
     });
 
     const bar = new ProgressBar();
@@ -151,7 +155,9 @@ Exit codes: 0 ok; 1 regression, bad data or provider failure; 2 usage.`;
     ];
     for (const [file, name] of exports) if (file) await writeFileAtomic(file, EXPORTERS[name].render(input));
     const exporter = EXPORTERS[flags.json ? 'json' : flags.markdown ? 'markdown' : 'table'];
-    await this.writeStdout(exporter.render(input, { color: Boolean(process.stdout.isTTY) && !process.env.NO_COLOR }));
+    await this.writeStdout(
+      exporter.render(input, { color: Boolean(process.stdout.isTTY) && !process.env.NO_COLOR, details: flags.details }),
+    );
     // JSON on stdout is for machines; the comparison still reaches the person reading the log.
     if (flags.json && comparison) this.writeStderr(COMPARE_EXPORTERS.table.render(comparison));
     if (comparison && !comparison.passed) process.exitCode = 1;

@@ -178,7 +178,7 @@ describe('words and numbers', () => {
 
   for (const name of ['table', 'markdown'] as const) {
     it(`${name}: counts agree with their nouns; every count of thousands has separators`, () => {
-      const text = EXPORTERS[name].render({ result: single() }, { color: false });
+      const text = EXPORTERS[name].render({ result: single() }, { color: false, details: true });
       assert.doesNotMatch(text, /(^|[^\d,.])1 (datasets|items|runs|rows|cells|pages|chunks|exchanges)\b/m);
       assert.match(text, /\b1 dataset, \d+ rows\b/);
       assert.match(text, /median of 1 run\b/);
