@@ -79,6 +79,9 @@ Exit codes: 0 ok; 1 regression, bad data or provider failure; 2 usage.`;
       exclusive: ['markdown'],
     }),
     markdown: Flags.boolean({ description: 'print a Markdown report (CI job summaries, PR comments) instead of the table' }),
+    list: Flags.boolean({
+      description: 'list the providers, projects and datasets the corpus holds (what a run would measure), and stop',
+    }),
     details: Flags.boolean({
       description:
         'the table with every dataset, the first response at the budget, the heuristic bias and every lossy cell (the default is a one-screen summary)',
@@ -98,6 +101,10 @@ Exit codes: 0 ok; 1 regression, bad data or provider failure; 2 usage.`;
 
   async run(): Promise<void> {
     const { flags } = await this.parse(Benchmark);
+    if (flags.list) {
+      await this.listCorpus(flags.corpus);
+      return;
+    }
     const maxRegression = Number(flags['max-regression']);
     if (!Number.isFinite(maxRegression) || maxRegression < 0)
       this.error(`--max-regression must be a non-negative number of percent, got '${flags['max-regression']}'`, { exit: 2 });
@@ -182,5 +189,15 @@ Exit codes: 0 ok; 1 regression, bad data or provider failure; 2 usage.`;
     ]);
     const loaded = await readTranscriptFile(file);
     return transcriptDedupForBenchmark(loaded.name, loaded.entries, formats, tokenizers, baseline);
+  }
+
+  private async listCorpus(dir: string | undefined): Promise<void> {
+    const [{ listCorpus }, { corpusListText }, { EMBEDDED_CORPUS }] = await Promise.all([
+      import('../src/providers/corpus-list.js'),
+      import('../src/report/corpus-list.js'),
+      import('../src/replay/embedded-corpus.js'),
+    ]);
+    const listing = await listCorpus(dir ?? EMBEDDED_CORPUS);
+    await this.writeStdout(corpusListText(listing, dir ? `corpus ${dir}` : 'the embedded corpus'));
   }
 }

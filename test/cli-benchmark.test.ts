@@ -188,6 +188,18 @@ describe('devboy benchmark --export-json, --export-markdown, --export-csv', () =
 });
 
 describe('devboy benchmark: usage', () => {
+  it('--list: the providers, projects and datasets of a corpus, without running', async () => {
+    const r = await runCli(['benchmark', '--list']);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /^the embedded corpus: 3 providers, 13 projects, \d+ planned datasets .*from 228 recordings\)$/m);
+    assert.match(r.stdout, /^ {2}ALOY {2}\(23 recordings, \d+ datasets?\)$/m);
+    assert.match(r.stdout, /^ {4}issues +GET \/search\/issues\?q=github3\+label%3ABug&per_page=100$/m);
+  });
+  it('an unknown project is refused with the ones that exist, closest first', async () => {
+    const r = await runCli(['benchmark', '--project', 'betamax__betamax']);
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /no recordings for betamax__betamax in the corpus; its projects, closest first: github\/betamaxpy__betamax, /);
+  });
   it('without a data source: the embedded corpus, named in the header', async () => {
     const r = await runCli(['benchmark', '--project', 'artsy__emission', '--runs', '1', '--dataset', 'comments']);
     assert.equal(r.code, 0, r.stderr);

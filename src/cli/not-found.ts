@@ -1,3 +1,4 @@
+import { editDistance } from '../text/edit-distance.js';
 /**
  * What devboy says about a word that is not one of its commands, wherever oclif finds it
  * (`devboy bench`, `devboy help bench`, `devboy bench --help`): one line, and a suggestion only
@@ -29,19 +30,4 @@ export function closestCommand(word: string, ids: string[]): string | undefined 
     if (distance <= Math.max(1, Math.floor(id.length / 3)) && (!best || distance < best.distance)) best = { id, distance };
   }
   return best?.id;
-}
-
-/** Optimal string alignment distance: insertions, deletions, substitutions and adjacent swaps. */
-function editDistance(a: string, b: string): number {
-  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array<number>(b.length).fill(0)]);
-  for (let j = 1; j <= b.length; j++) d[0]![j] = j;
-  for (let i = 1; i <= a.length; i++) {
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let v = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) v = Math.min(v, d[i - 2]![j - 2]! + 1);
-      d[i]![j] = v;
-    }
-  }
-  return d[a.length]![b.length]!;
 }
