@@ -2,7 +2,7 @@ import { Flags } from '@oclif/core';
 import { DevboyCommand } from '../src/cli/base-command.js';
 import { inputFileArg, inputSource } from '../src/cli/input-arg.js';
 import { convert } from '../src/convert/convert.js';
-import { formatConvertStats } from '../src/convert/stats-text.js';
+import { autoChoiceText, formatConvertStats } from '../src/convert/stats-text.js';
 import { INPUT_FORMAT_NAMES, type InputFormatName } from '../src/formats/detect.js';
 import { FORMAT_NAMES, type FormatName } from '../src/formats/types.js';
 import { writeFileAtomic } from '../src/io/atomic-write.js';
@@ -34,7 +34,12 @@ Exit codes: 0 ok; 1 bad data or a failed --verify; 2 usage (unknown format, miss
   };
 
   static override flags = {
-    to: Flags.string({ char: 't', description: 'output format', options: [...FORMAT_NAMES], required: true }),
+    to: Flags.string({
+      char: 't',
+      description: 'output format; auto: the lossless format with the fewest --tokenizer tokens for this input',
+      options: [...FORMAT_NAMES, 'auto'],
+      required: true,
+    }),
     from: Flags.string({
       char: 'f',
       description: 'input format (default: from the extension, then the content)',
@@ -43,7 +48,7 @@ Exit codes: 0 ok; 1 bad data or a failed --verify; 2 usage (unknown format, miss
     output: Flags.string({ char: 'o', description: 'write to this file (atomically) instead of standard output' }),
     verify: Flags.boolean({ description: 'decode the output again; exit 1 unless it equals the input (values and key order)' }),
     stats: Flags.boolean({ description: 'print bytes and tokens of input and output, and the saving, to stderr' }),
-    tokenizer: Flags.string({ description: 'tokenizer for --stats', options: [...TOKENIZER_NAMES], default: 'o200k_base' }),
+    tokenizer: Flags.string({ description: 'tokenizer for --stats and --to auto', options: [...TOKENIZER_NAMES], default: 'o200k_base' }),
     'toon-delimiter': Flags.string({ description: 'TOON field delimiter', options: Object.keys(TOON_DELIMITERS), default: 'comma' }),
     'toon-indent': Flags.integer({ description: 'TOON spaces per indentation level', min: 1, max: 8, default: 2 }),
     stream: Flags.boolean({ description: 'encode NDJSON or JSON-array rows as they arrive (GCF only: [?] counts, summary trailer)' }),
@@ -66,7 +71,8 @@ Exit codes: 0 ok; 1 bad data or a failed --verify; 2 usage (unknown format, miss
     const input = await readInput(source);
     const result = await convert({
       input,
-      to: flags.to as FormatName,
+      to: flags.to as FormatName | 'auto',
+      tokenizer: flags.tokenizer as TokenizerName,
       ...(flags.from ? { from: flags.from as InputFormatName } : {}),
       formatOptions: {
         toon: { delimiter: TOON_DELIMITERS[flags['toon-delimiter'] as keyof typeof TOON_DELIMITERS], indent: flags['toon-indent'] },
@@ -77,6 +83,7 @@ Exit codes: 0 ok; 1 bad data or a failed --verify; 2 usage (unknown format, miss
     const text = result.output.endsWith('\n') ? result.output : `${result.output}\n`;
     if (flags.output) await writeFileAtomic(flags.output, text);
     else await this.writeStdout(text);
+    if (result.auto) this.writeStderr(`${autoChoiceText(result.to, result.auto)}\n`);
     if (result.stats) this.writeStderr(`${formatConvertStats(result.stats)}\n`);
     if (result.verification?.lossless) this.writeStderr(`verified: ${result.to} decodes to the same value (values and key order)\n`);
   }

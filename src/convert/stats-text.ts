@@ -1,5 +1,6 @@
 import { fewerOrMore } from '../report/words.js';
-import type { ConvertStats } from './convert.js';
+import type { AutoChoice, ConvertStats } from './convert.js';
+import type { FormatName } from '../formats/types.js';
 
 /** The `--stats` block: every token figure names its tokenizer, the saving names its baseline. */
 export function formatConvertStats(s: ConvertStats): string {
@@ -16,4 +17,18 @@ export function formatConvertStats(s: ConvertStats): string {
 
 function group(n: number): string {
   return n.toLocaleString('en-US');
+}
+
+/** What `--to auto` chose and why, on one line: the winner's tokens, the runner-up's cost, what was refused. */
+export function autoChoiceText(chosen: FormatName, a: AutoChoice): string {
+  const tk = a.estimate ? `${a.tokenizer} tokens (an estimate)` : `${a.tokenizer} tokens`;
+  const ranked = a.candidates.filter((c) => c.lossless).sort((x, y) => x.tokens - y.tokens);
+  const best = ranked[0]!;
+  const next = ranked.find((c) => c.format !== chosen);
+  const refused = a.candidates.filter((c) => !c.lossless).map((c) => c.format);
+  return [
+    `auto: ${chosen}, the lossless format with the fewest ${tk} for this input: ${group(best.tokens)}`,
+    next ? `; runner-up ${next.format}: ${group(next.tokens)}, ${fewerOrMore(1 - next.tokens / best.tokens)}` : '',
+    refused.length ? `; not lossless here: ${refused.join(', ')}` : '',
+  ].join('');
 }
