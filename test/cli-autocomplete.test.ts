@@ -35,7 +35,7 @@ describe('devboy autocomplete', () => {
       commandIds().filter((c) => c.startsWith('co')),
     );
     assert.deepEqual(complete(script, ['devboy', 'convert', '--st']), ['--stats', '--stream']);
-    assert.deepEqual(complete(script, ['devboy', 'convert', 'x.json', '--to', '']), ['gcf', 'json', 'json-compact', 'stc', 'toon']);
+    assert.deepEqual(complete(script, ['devboy', 'convert', 'x.json', '--to', '']), ['auto', 'gcf', 'json', 'json-compact', 'stc', 'toon']);
     assert.deepEqual(complete(script, ['devboy', 'convert', '-t', 'j']), ['json', 'json-compact']);
     assert.deepEqual(complete(script, ['devboy', 'benchmark', '--tokenizers', 'o']), []); // a list: free text
     assert.deepEqual(complete(script, ['devboy', 'record', '--provider', 'g']), ['github', 'gitlab']);
