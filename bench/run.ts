@@ -5,14 +5,27 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../src/io/atomic-write.js';
 import type { BenchSection } from './section.js';
+import { exactnessSection } from './exactness.js';
 import { formatsSection } from './formats.js';
+import { inputMemorySection } from './input-memory.js';
 import { startupSection } from './startup.js';
 import { streamingSection } from './streaming.js';
 import { budgetFitSection } from './budget-fit.js';
 import { trimAlgorithmsSection } from './trim-algorithms.js';
+import { tokenizeSection } from './tokenize.js';
 import { matrixSection } from './matrix.js';
 
-const SECTIONS: BenchSection[] = [formatsSection, startupSection, matrixSection, trimAlgorithmsSection, budgetFitSection, streamingSection];
+const SECTIONS: BenchSection[] = [
+  formatsSection,
+  exactnessSection,
+  startupSection,
+  matrixSection,
+  trimAlgorithmsSection,
+  budgetFitSection,
+  streamingSection,
+  inputMemorySection,
+  tokenizeSection,
+];
 
 const options = parseOptions(process.argv.slice(2));
 const only = options.get('only')?.split(',');

@@ -5,6 +5,7 @@ import { parseList } from '../src/cli/list-flag.js';
 import { ProgressBar } from '../src/cli/progress.js';
 import { FORMAT_NAMES } from '../src/formats/types.js';
 import { writeFileAtomic } from '../src/io/atomic-write.js';
+import { resolveOutputTarget } from '../src/io/output-target.js';
 import { readInput } from '../src/io/read-input.js';
 import { SAVINGS_BASELINES, type SavingsBaseline } from '../src/metadata/format-metadata.js';
 import { DATASET_KINDS, type ProviderName } from '../src/model/index.js';
@@ -18,16 +19,21 @@ export default class Benchmark extends DevboyCommand {
   static override description = `Reads issues, pull/merge requests, diffs, comments and discussions (replayed from the corpus
 embedded in devboy by default, or from --corpus DIR; live with --provider, or --owner/--repo for GitHub), and for each dataset, level (raw, full, standard, minimal) and format (json,
 json-compact, toon, stc, gcf) reports tokens under each tokenizer, bytes, pages at --budget,
-encode/decode time (median of adaptive timed runs: up to --runs, within --time-budget), whether it round-trips, and the savings against a named
-baseline. Prints a table; --json writes the result (schema devboy.benchmark/1, docs/benchmark-schema.md)
-and --markdown a report for CI summaries. With --baseline, compares with a saved --json result and
-exits 1 on any regression (token growth beyond --max-regression, lost round trip, missing row).
+encode/decode time (median of adaptive timed runs: a warm-up, then up to --runs within
+--time-budget), whether it round-trips, and the savings against a named
+baseline. Prints a table; --json prints the result (schema devboy.benchmark/1, docs/benchmark-schema.md)
+and --markdown a report for CI summaries, with Mermaid charts. --export-json, --export-markdown and
+--export-csv write those reports to files (any combination, atomically) while the terminal keeps its
+table. With --baseline, compares with a saved result as \`devboy compare\` does, prints that report
+too and exits 1 on any regression (token growth beyond --max-regression, lost round trip, missing
+row). CI use: docs/ci.md.
 
 Exit codes: 0 ok; 1 regression, bad data or provider failure; 2 usage.`;
 
   static override examples = [
     '<%= config.bin %> benchmark',
-    '<%= config.bin %> benchmark --json -o results/run.json --baseline results/baseline.json',
+    '<%= config.bin %> benchmark --export-json run.json --export-markdown report.md --export-csv rows.csv',
+    '<%= config.bin %> benchmark --baseline results/baseline.json --markdown >> "$GITHUB_STEP_SUMMARY"',
     '<%= config.bin %> benchmark --corpus my-recordings --project acme__widgets',
     'GITHUB_TOKEN=... <%= config.bin %> benchmark --provider github --owner rust-lang --repo rust --limit 30',
   ];
@@ -43,7 +49,7 @@ Exit codes: 0 ok; 1 regression, bad data or provider failure; 2 usage.`;
     project: Flags.string({ description: 'Jira project key, or a corpus project folder (owner__repo)' }),
     jql: Flags.string({ description: 'Jira search for live runs' }),
     limit: Flags.integer({ char: 'n', description: 'live: issues and pull/merge requests to fetch', min: 1, default: 30 }),
-    details: Flags.integer({
+    'live-details': Flags.integer({
       description: 'live: pull/merge requests (Jira: issues) whose diffs, comments and discussions are fetched',
       min: 0,
       default: 3,
@@ -79,13 +85,32 @@ Exit codes: 0 ok; 1 regression, bad data or provider failure; 2 usage.`;
       exclusive: ['markdown'],
     }),
     markdown: Flags.boolean({ description: 'print a Markdown report (CI job summaries, PR comments) instead of the table' }),
-    output: Flags.string({ char: 'o', description: 'also write the JSON result to this file (atomically)' }),
-    baseline: Flags.string({ description: 'compare with this saved --json result; exit 1 on regressions' }),
+    list: Flags.boolean({
+      description: 'list the providers, projects and datasets the corpus holds (what a run would measure), and stop',
+    }),
+    details: Flags.boolean({
+      description:
+        'the table with every dataset, the first response at the budget, the heuristic bias and every lossy cell (the default is a one-screen summary)',
+    }),
+    output: Flags.string({ char: 'o', description: 'also write the JSON result to this file (atomically); the same as --export-json' }),
+    'export-json': Flags.string({ description: 'write the result as JSON (devboy.benchmark/1) to this file, atomically' }),
+    'export-markdown': Flags.string({ description: 'write the Markdown report to this file, atomically' }),
+    'export-csv': Flags.string({
+      description: 'write one CSV line per row (RFC 4180; columns in docs/benchmark-schema.md) to this file, atomically',
+    }),
+    baseline: Flags.string({ description: 'compare with this saved result (as devboy compare does); exit 1 on regressions' }),
+    'allow-skipped': Flags.boolean({
+      description: 'exit 0 even when corpus recordings could not be read (they are still listed)',
+    }),
     'max-regression': Flags.string({ description: 'largest tolerated token growth per row, in percent', default: '0.5' }),
   };
 
   async run(): Promise<void> {
     const { flags } = await this.parse(Benchmark);
+    if (flags.list) {
+      await this.listCorpus(flags.corpus);
+      return;
+    }
     const maxRegression = Number(flags['max-regression']);
     const timeBudgetMs = Number(flags['time-budget']);
     if (!Number.isFinite(timeBudgetMs) || timeBudgetMs < 0)
@@ -98,14 +123,17 @@ Exit codes: 0 ok; 1 regression, bad data or provider failure; 2 usage.`;
     const tokenizers = parseList('tokenizers', flags.tokenizers, TOKENIZER_NAMES);
     const savingsBaseline = flags['savings-baseline'] as SavingsBaseline;
 
-    // Read the baseline first: a typo in its path should not cost a whole run.
-    const [{ parseBaseline, compareWithBaseline }, { loadBenchmarkData }, { runBenchmark }] = await Promise.all([
-      import('../src/benchmark/regression.js'),
+    // Check the output paths and read the baseline first: a typo in any of them should not cost a whole run.
+    for (const target of [flags.output, flags['export-json'], flags['export-markdown'], flags['export-csv']]) {
+      if (target) await resolveOutputTarget(target);
+    }
+    const [{ parseBenchmarkResult }, { loadBenchmarkData }, { runBenchmark }] = await Promise.all([
+      import('../src/benchmark/read-result.js'),
       import('../src/benchmark/source.js'),
       import('../src/benchmark/run.js'),
     ]);
     const baselineInput = flags.baseline ? await readInput(flags.baseline) : undefined;
-    const baseline = baselineInput ? parseBaseline(baselineInput.text, baselineInput.name) : undefined;
+    const baseline = baselineInput ? parseBenchmarkResult(baselineInput.text, baselineInput.name) : undefined;
 
     const session = flags.session ? await this.playTranscript(flags.session, formats, tokenizers, savingsBaseline) : undefined;
     const { datasets, source } = await loadBenchmarkData({
@@ -116,7 +144,7 @@ Exit codes: 0 ok; 1 regression, bad data or provider failure; 2 usage.`;
       ...(flags.project ? { project: flags.project } : {}),
       ...(flags.jql ? { jql: flags.jql } : {}),
       limit: flags.limit,
-      live: { details: flags.details, ...connectionOptions(flags) },
+      live: { details: flags['live-details'], ...connectionOptions(flags) },
     });
 
     const bar = new ProgressBar();
@@ -138,22 +166,43 @@ Exit codes: 0 ok; 1 regression, bad data or provider failure; 2 usage.`;
     );
     bar.done();
 
-    const regression =
+    const { compareResults } = await import('../src/compare/compare.js');
+    const comparison =
       baseline && flags.baseline
-        ? compareWithBaseline(result, baseline, flags.baseline, { maxRegression: maxRegression / 100, timingFactor: 3 })
+        ? compareResults({ file: flags.baseline, result: baseline }, { file: 'this run', result }, { maxRegression: maxRegression / 100 })
         : undefined;
-    const { EXPORTERS, regressionText } = await import('../src/report/index.js');
-    const input = { result, ...(regression ? { regression } : {}) };
-    // Rendered once when written and printed both: on a large corpus it is tens of megabytes.
-    const json = flags.output || flags.json ? EXPORTERS.json.render(input) : undefined;
-    if (flags.output) await writeFileAtomic(flags.output, json!);
-    const exporter = EXPORTERS[flags.markdown ? 'markdown' : 'table'];
+    const { EXPORTERS, COMPARE_EXPORTERS } = await import('../src/report/index.js');
+    const input = { result, ...(comparison ? { comparison } : {}) };
+    const exports: [string | undefined, keyof typeof EXPORTERS][] = [
+      [flags.output, 'json'],
+      [flags['export-json'], 'json'],
+      [flags['export-markdown'], 'markdown'],
+      [flags['export-csv'], 'csv'],
+    ];
+    // Each report rendered once, however many places it goes: on a large corpus the JSON is tens of megabytes.
+    const rendered = new Map<keyof typeof EXPORTERS, string>();
+    const render = (name: keyof typeof EXPORTERS): string => {
+      let text = rendered.get(name);
+      if (text === undefined) rendered.set(name, (text = EXPORTERS[name].render(input)));
+      return text;
+    };
+    for (const [file, name] of exports) if (file) await writeFileAtomic(file, render(name));
+    const shown = flags.json ? 'json' : flags.markdown ? 'markdown' : 'table';
     await this.writeStdout(
-      json !== undefined && flags.json ? json : exporter.render(input, { color: Boolean(process.stdout.isTTY) && !process.env.NO_COLOR }),
+      shown === 'json'
+        ? render('json')
+        : EXPORTERS[shown].render(input, { color: Boolean(process.stdout.isTTY) && !process.env.NO_COLOR, details: flags.details }),
     );
-    // JSON on stdout is for machines; the gate's verdict still reaches the person reading the log.
-    if (flags.json && regression) this.writeStderr(`${regressionText(regression)}\n`);
-    if (regression && !regression.passed) process.exitCode = 1;
+    // JSON on stdout is for machines; the comparison still reaches the person reading the log.
+    if (flags.json && comparison) this.writeStderr(COMPARE_EXPORTERS.table.render(comparison));
+    if (comparison && !comparison.passed) process.exitCode = 1;
+    const skipped = result.skipped?.length ?? 0;
+    if (skipped > 0 && !flags['allow-skipped']) {
+      this.writeStderr(
+        `devboy benchmark: ${skipped} corpus recording${skipped === 1 ? ' was' : 's were'} skipped (listed in the report); --allow-skipped accepts a partial corpus\n`,
+      );
+      process.exitCode = 1;
+    }
   }
 
   private async playTranscript(
@@ -168,5 +217,15 @@ Exit codes: 0 ok; 1 regression, bad data or provider failure; 2 usage.`;
     ]);
     const loaded = await readTranscriptFile(file);
     return transcriptDedupForBenchmark(loaded.name, loaded.entries, formats, tokenizers, baseline);
+  }
+
+  private async listCorpus(dir: string | undefined): Promise<void> {
+    const [{ listCorpus }, { corpusListText }, { EMBEDDED_CORPUS }] = await Promise.all([
+      import('../src/providers/corpus-list.js'),
+      import('../src/report/corpus-list.js'),
+      import('../src/replay/embedded-corpus.js'),
+    ]);
+    const listing = await listCorpus(dir ?? EMBEDDED_CORPUS);
+    await this.writeStdout(corpusListText(listing, dir ? `corpus ${dir}` : 'the embedded corpus'));
   }
 }

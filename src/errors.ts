@@ -31,10 +31,14 @@ export class DevboyError extends Error {
     return flatten(where ? `${where}: ${this.message}` : this.message);
   }
 
-  /** The same error, now knowing which file it came from. */
+  /** The same error, now knowing which file it came from (and still a DataError or UsageError if it was one). */
   inFile(file: string): DevboyError {
     if (this.location.file !== undefined) return this;
-    const copy = new DevboyError(this.message, { exitCode: this.exitCode, location: { ...this.location, file }, cause: this.cause });
+    return this.relocated({ ...this.location, file });
+  }
+
+  protected relocated(location: Location): DevboyError {
+    const copy = new DevboyError(this.message, { exitCode: this.exitCode, location, cause: this.cause });
     copy.name = this.name;
     return copy;
   }
@@ -46,6 +50,10 @@ export class UsageError extends DevboyError {
     super(message, { exitCode: EXIT_USAGE, ...(location ? { location } : {}) });
     this.name = 'UsageError';
   }
+
+  protected override relocated(location: Location): DevboyError {
+    return new UsageError(this.message, location);
+  }
 }
 
 /** Input that cannot be parsed, a failed verification, a provider failure: exit 1. */
@@ -54,11 +62,42 @@ export class DataError extends DevboyError {
     super(message, { exitCode: EXIT_DATA, ...(location ? { location } : {}), cause });
     this.name = 'DataError';
   }
+
+  protected override relocated(location: Location): DevboyError {
+    return new DataError(this.message, location, this.cause);
+  }
 }
 
-/** Collapse whitespace so an error is always exactly one line. */
+/** Collapse line breaks so an error is always exactly one line, and show invisible characters escaped. */
 export function flatten(text: string): string {
-  return text.replace(/\s*[\r\n]+\s*/g, ' ').trim();
+  return escapeInvisible(text.replace(/\s*[\r\n]+\s*/g, ' ').trim());
+}
+
+/**
+ * Characters a terminal would act on or hide rather than show (controls, line and paragraph
+ * separators, bidirectional overrides, byte-order marks) and lone surrogates (which cannot be
+ * written as UTF-8), each matched as one UTF-16 unit.
+ */
+/* eslint-disable no-control-regex -- matching control characters is the point */
+const INVISIBLE =
+  /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069\ufeff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+/* eslint-enable no-control-regex */
+const SHORT: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+
+/**
+ * User text made safe to print inside a one-line message: invisible characters become JSON-style
+ * escapes (`\n`, `\t`, `\u0000`), so a NUL, an ANSI escape or a lone surrogate in the input shows
+ * up as what it is instead of being acted on by the terminal.
+ */
+export function escapeInvisible(text: string): string {
+  return text.replace(INVISIBLE, (c) => SHORT[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/** One character of user text for a message: `'x'`, `'\n'`, `'\u0000'`, or `end of input` past the end. */
+export function quoteCharAt(text: string, offset: number): string {
+  if (offset >= text.length) return 'end of input';
+  const c = text.codePointAt(offset)!;
+  return `'${escapeInvisible(String.fromCodePoint(c))}'`;
 }
 
 /** Line and column (both 1-based, column in UTF-16 units) of an offset in a text. */

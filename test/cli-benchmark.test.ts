@@ -10,6 +10,7 @@ import { LEVELS } from '../src/trim/levels.js';
 import { runCli } from './helpers/cli.js';
 import { corpusDir, REPO_ROOT } from './helpers/paths.js';
 import { corpusExchanges } from './helpers/corpus-bodies.js';
+import { assertCsvMatches } from './helpers/csv.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'devboy-bench-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -68,12 +69,13 @@ describe('devboy benchmark --json: schema devboy.benchmark/1 (docs/benchmark-sch
 describe('devboy benchmark: reports', () => {
   it('the table names the tokenizer and baseline of its figures and marks lossy cells', async () => {
     // The standard level holds betamax's GCF key-order loss.
-    const r = await runCli(['benchmark', ...narrow, '--levels', 'standard']);
+    const r = await runCli(['benchmark', ...narrow, '--levels', 'standard', '--details']);
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /^tokenizers: heuristic \(.*an estimate.*\); o200k_base \(gpt-tokenizer/m);
     assert.match(r.stdout, /^Totals over 2 datasets: o200k_base tokens; change vs json_compact/m);
     assert.match(r.stdout, /^Heuristic \(bytes \/ 3\.5\) vs real tokenizer/m);
-    assert.match(r.stdout, /^Not lossless: \d+ dataset\/level\/format cells/m);
+    assert.match(r.stdout, /^github betamaxpy__betamax issues, 83 items: GET \/repos\/betamaxpy\/betamax\/issues\?state=all&per_page=100/m);
+    assert.match(r.stdout, /^Not lossless: \d+ dataset\/level\/format cells? \(/m);
     assert.match(r.stdout, /gcf key order changed at \$\[\d+\]/);
   });
 
@@ -88,15 +90,16 @@ describe('devboy benchmark: reports', () => {
   });
 });
 
-describe('devboy benchmark --baseline: the CI regression gate', () => {
+describe('devboy benchmark --baseline: the CI regression gate, through devboy compare', () => {
   it('passes on the committed results/baseline.json (a narrowed run compares only its own rows)', async () => {
     const r = await runCli(['benchmark', ...narrow, '--levels', 'minimal', '--baseline', join(REPO_ROOT, 'results', 'baseline.json')]);
     assert.equal(r.code, 0, r.stdout + r.stderr);
-    // 2 datasets x 1 level x every format x 2 tokenizers.
-    assert.match(r.stdout, new RegExp(`regression gate: PASSED against .*baseline\\.json: ${2 * FORMAT_NAMES.length * 2} rows compared`));
+    // 2 datasets x 1 level x every format, each under 2 tokenizers.
+    assert.match(r.stdout, /^devboy compare: .*baseline\.json .* -> this run /m);
+    assert.match(r.stdout, new RegExp(`^PASSED: .*\\(${2 * FORMAT_NAMES.length} rows compared under 2 tokenizers`, 'm'));
   });
 
-  it('fails with exit 1 on a baseline with lower token counts, naming the rows', async () => {
+  it('fails with exit 1 on a baseline with lower token counts, naming each row once with both tokenizers', async () => {
     const base: BenchmarkResult = JSON.parse(readFileSync(runFile, 'utf8'));
     const lowered = base.rows.filter((r) => r.format === 'toon' && r.level === 'raw');
     for (const r of lowered) r.tokens = Math.floor(r.tokens * 0.95);
@@ -104,18 +107,26 @@ describe('devboy benchmark --baseline: the CI regression gate', () => {
     writeFileSync(file, JSON.stringify(base));
     const r = await runCli(['benchmark', ...narrow, '--levels', 'raw', '--formats', 'toon', '--baseline', file]);
     assert.equal(r.code, 1);
-    assert.match(r.stdout, new RegExp(`regression gate: FAILED against .*lower\\.json: ${lowered.length} regressions`));
+    const entries = lowered.filter((x) => x.tokenizer === 'o200k_base');
+    assert.match(r.stdout, new RegExp(`^FAILED: ${entries.length} rows grew more than 0\\.50% in tokens`, 'm'));
     const now = new Map(run.rows.map((x) => [rowKey(x), x.tokens]));
-    for (const row of lowered)
-      assert.ok(r.stdout.includes(`tokens   ${rowKey(row)}: ${row.tokens} -> ${now.get(rowKey(row))} tokens`), rowKey(row));
+    for (const row of entries) {
+      const lines = r.stdout.split('\n').filter((l) => l.endsWith(`: ${row.label}`) && /^raw +toon /.test(l));
+      assert.equal(lines.length, 1, row.label);
+      const h = lowered.find((x) => x.label === row.label && x.tokenizer === 'heuristic')!;
+      const n = (v: number) => v.toLocaleString('en-US');
+      assert.ok(lines[0]!.includes(`${n(row.tokens)} -> ${n(now.get(rowKey(row))!)}`), lines[0]);
+      assert.ok(lines[0]!.includes(`${n(h.tokens)} -> ${n(now.get(rowKey(h))!)}`), lines[0]);
+    }
   });
 
-  it('with --json the result stays valid JSON on stdout and the verdict goes to stderr', async () => {
+  it('with --json the result stays valid JSON on stdout, the comparison inside it, and the report goes to stderr', async () => {
     const r = await runCli(['benchmark', ...narrow, '--json', '--baseline', runFile, '--formats', 'toon', '--levels', 'minimal']);
     assert.equal(r.code, 0, r.stderr);
     const doc = JSON.parse(r.stdout);
+    assert.equal(doc.regression.schema, 'devboy.compare/1');
     assert.equal(doc.regression.passed, true);
-    assert.match(r.stderr, /regression gate: PASSED/);
+    assert.match(r.stderr, /^PASSED: /m);
   });
 
   it('a baseline that is not a benchmark result: exit 1, one line, nothing run', async () => {
@@ -128,11 +139,71 @@ describe('devboy benchmark --baseline: the CI regression gate', () => {
   });
 });
 
+describe('devboy benchmark --export-json, --export-markdown, --export-csv', () => {
+  it('writes every export from one run while the terminal keeps the table', async () => {
+    const files = { json: join(dir, 'x.json'), md: join(dir, 'x.md'), csv: join(dir, 'x.csv'), o: join(dir, 'o.json') };
+    const r = await runCli([
+      'benchmark',
+      ...narrow,
+      '--levels',
+      'minimal,standard',
+      '--export-json',
+      files.json,
+      '--export-markdown',
+      files.md,
+      '--export-csv',
+      files.csv,
+      '-o',
+      files.o,
+    ]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /^Totals over 2 datasets: o200k_base tokens/m, 'the table on stdout');
+    assert.match(r.stdout, /^Speed: time to encode and decode/m);
+    const doc: BenchmarkResult = JSON.parse(readFileSync(files.json, 'utf8'));
+    assert.equal(doc.schema, 'devboy.benchmark/1');
+    assert.equal(doc.rows.length, 2 * 2 * FORMAT_NAMES.length * 2);
+    assert.equal(readFileSync(files.o, 'utf8'), readFileSync(files.json, 'utf8'));
+    const md = readFileSync(files.md, 'utf8');
+    assert.match(md, /^## devboy benchmark$/m);
+    assert.match(md, /^### Speed /m);
+    assert.equal((md.match(/^```mermaid$/gm) ?? []).length, 2, 'a chart per level');
+    assertCsvMatches(readFileSync(files.csv, 'utf8'), doc);
+  });
+
+  it('an export into a missing folder: exit 1, one line naming it', async () => {
+    const r = await runCli([
+      'benchmark',
+      ...narrow,
+      '--levels',
+      'minimal',
+      '--formats',
+      'toon',
+      '--export-csv',
+      join(dir, 'nope', 'x.csv'),
+    ]);
+    assert.notEqual(r.code, 0);
+    assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
+    assert.match(r.stderr, /nope/);
+  });
+});
+
 describe('devboy benchmark: usage', () => {
+  it('--list: the providers, projects and datasets of a corpus, without running', async () => {
+    const r = await runCli(['benchmark', '--list']);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /^the embedded corpus: 3 providers, 13 projects, \d+ planned datasets .*from 228 recordings\)$/m);
+    assert.match(r.stdout, /^ {2}ALOY {2}\(23 recordings, \d+ datasets?\)$/m);
+    assert.match(r.stdout, /^ {4}issues +GET \/search\/issues\?q=github3\+label%3ABug&per_page=100$/m);
+  });
+  it('an unknown project is refused with the ones that exist, closest first', async () => {
+    const r = await runCli(['benchmark', '--project', 'betamax__betamax']);
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /no recordings for betamax__betamax in the corpus; its projects, closest first: github\/betamaxpy__betamax, /);
+  });
   it('without a data source: the embedded corpus, named in the header', async () => {
     const r = await runCli(['benchmark', '--project', 'artsy__emission', '--runs', '1', '--dataset', 'comments']);
     assert.equal(r.code, 0, r.stderr);
-    assert.match(r.stdout, /^devboy benchmark: the embedded corpus \(corpus\/ shipped with devboy\), 1 datasets/m);
+    assert.match(r.stdout, /^devboy benchmark: the embedded corpus \(corpus\/ shipped with devboy\), 1 dataset,/m);
   });
   it('DEVBOY_CORPUS points elsewhere: a missing folder is a usage error naming it', async () => {
     const r = await runCli(['benchmark', '--runs', '1'], { env: { DEVBOY_CORPUS: join(dir, 'no-such-corpus') } });
@@ -153,6 +224,8 @@ describe('devboy benchmark: usage', () => {
   });
 });
 
+const sessionFile = () => join(dir, 'session.jsonl');
+
 describe('devboy benchmark --session: a real dedup column', () => {
   it('every row carries the session dedup saving and the combined rule', async () => {
     const exchanges = await corpusExchanges();
@@ -164,9 +237,18 @@ describe('devboy benchmark --session: a real dedup column', () => {
       { tool: 'get_issues', output: body },
       { tool: 'get_issues', output: body },
     ].map((c) => JSON.stringify(c));
-    const file = join(dir, 'session.jsonl');
-    writeFileSync(file, `${lines.join('\n')}\n`);
-    const r = await runCli(['benchmark', ...narrow, '--json', '--session', file, '--levels', 'raw', '--formats', 'json-compact,toon']);
+    writeFileSync(sessionFile(), `${lines.join('\n')}\n`);
+    const r = await runCli([
+      'benchmark',
+      ...narrow,
+      '--json',
+      '--session',
+      sessionFile(),
+      '--levels',
+      'raw',
+      '--formats',
+      'json-compact,toon',
+    ]);
     assert.equal(r.code, 0, r.stderr);
     const doc: BenchmarkResult = JSON.parse(r.stdout);
     assert.equal(doc.session?.calls, 4);
@@ -181,6 +263,25 @@ describe('devboy benchmark --session: a real dedup column', () => {
       assert.ok(Math.abs(row.savings.combined - (row.savings.dedup + (1 - row.savings.dedup) * row.savings.encoder)) < 1e-5);
       assert.equal(row.metadata.dedup_savings_pct, row.savings.dedup);
     }
+  });
+
+  it('the table and the Markdown show the dedup and combined savings, not only the JSON', async () => {
+    const r = await runCli([
+      'benchmark',
+      ...narrow,
+      '--session',
+      sessionFile(),
+      '--levels',
+      'raw',
+      '--formats',
+      'json-compact,toon',
+      '--markdown',
+    ]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /^### Session `.*session\.jsonl`: 4 calls, 2 repeated/m);
+    assert.match(r.stdout, /^\| toon \| \d+\.\d% \| -?\d+\.\d% \| \d+\.\d% \| -?\d+\.\d% \|$/m);
+    const t = await runCli(['benchmark', ...narrow, '--session', sessionFile(), '--levels', 'raw', '--formats', 'json-compact,toon']);
+    assert.match(t.stdout, /^Session .*session\.jsonl: 4 calls, 2 answered by a reference/m);
   });
 });
 
@@ -217,6 +318,27 @@ describe('devboy benchmark --provider (live mode, against a local server that pl
       assert.equal(r.stderr.trim().split('\n').length, 1);
       assert.match(r.stderr, /set GITHUB_TOKEN/);
       assert.ok(!r.stderr.includes('ghp_wrongTOKENvalue000'));
+    } finally {
+      await live.close();
+    }
+  });
+
+  it('has the connection flags its hints name: --host, --token, --live-details, --timeout, --max-retries, --max-wait', async () => {
+    const { GITHUB_TOKEN, startGithubLive } = await import('./helpers/live-apis.js');
+    const live = await startGithubLive();
+    try {
+      const args = ['benchmark', '--provider', 'github', '--owner', 'acme', '--repo', 'widgets', '--limit', '3', '--live-details', '1'];
+      const flags = ['--host', live.url, '--token', GITHUB_TOKEN, '--timeout', '10', '--max-retries', '0', '--max-wait', '5'];
+      const r = await runCli([...args, ...flags, '--runs', '1', '--levels', 'minimal', '--json'], {
+        env: { GITHUB_TOKEN: '', GITHUB_API_URL: '' },
+      });
+      assert.equal(r.code, 0, r.stderr);
+      const doc: BenchmarkResult = JSON.parse(r.stdout);
+      // --details 1: the files, comments and review threads of one pull request.
+      assert.deepEqual(doc.datasets.map((d) => d.dataset).sort(), ['comments', 'diffs', 'discussions', 'issues', 'merge_requests']);
+      const refused = await runCli([...args, '--host', live.url], { env: { GITHUB_TOKEN: '', GITHUB_API_URL: '' } });
+      assert.equal(refused.code, 1);
+      assert.match(refused.stderr, /set GITHUB_TOKEN \(or --token\)$/m, 'the hint names a flag benchmark has');
     } finally {
       await live.close();
     }

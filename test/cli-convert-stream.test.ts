@@ -160,4 +160,20 @@ describe('devboy convert --stream', () => {
       [],
     );
   });
+
+  it('rows are read as strictly as buffered convert reads a file: bad bytes, huge numbers and duplicate keys are refused at their line:col', async () => {
+    const cases: [Buffer, string][] = [
+      [Buffer.from('{"a":1}\n{"a":1e400}\n'), '<stdin>:2:6: number 1e400 is out of range of a double: it would become Infinity'],
+      [
+        Buffer.concat([Buffer.from('{"a":1}\n{"a":"x'), Buffer.from([0xff]), Buffer.from('"}\n')]),
+        '<stdin>:2:8: invalid UTF-8 at byte 15 (0xFF): a byte UTF-8 never uses',
+      ],
+      [Buffer.from('{"a":1,"a":2}\n'), '<stdin>:1:8: duplicate key "a" (first at 1:2); an object holds one value per key'],
+    ];
+    for (const [input, message] of cases) {
+      const r = await runCliProcess(['convert', '-', '--to', 'gcf', '--stream', '--from', 'ndjson'], { input });
+      assert.equal(r.code, 1, message);
+      assert.equal(r.stderr, `devboy convert: ${message}\n`);
+    }
+  });
 });

@@ -208,4 +208,30 @@ describe('devboy session: bad input', () => {
     assert.equal(missing.code, 2);
     assert.match(missing.stderr, /nope\.jsonl: no such file\n$/);
   });
+
+  it('every kind of bad session file gets one line that starts with the file (and line:col where known)', async () => {
+    const cases: [string, string, RegExp][] = [
+      ['empty.jsonl', '', /: no tool calls found \(read as devboy\)$/],
+      ['only-boundary.jsonl', '{"boundary":"compaction"}\n', /: no tool calls found/],
+      ['huge-number.jsonl', '{"tool":"x","output":{"a":1e400}}\n', /:1:27: number 1e400 is out of range of a double/],
+      ['dup-key.jsonl', '{"tool":"x","output":{"a":1,"a":2}}\n', /:1:\d+: duplicate key "a"/],
+      ['no-output.jsonl', '{"tool":"x","output":1}\n{"tool":"y"}\n', /:2:1: a call needs "output"/],
+      ['unknown.json', '{"messages": 3}', /: cannot tell the session format/],
+      ['chat-nothing.json', '[1,2]', /: no tool calls found \(read as openai-chat\)$/],
+      [
+        'claude-broken.jsonl',
+        '{"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"t1","content":"x"}]}}\n{"type":"assistant","message":{"content":"oops',
+        /:2:\d+: invalid JSON/,
+      ],
+    ];
+    for (const [name, text, reason] of cases) {
+      const file = join(dir, name);
+      writeFileSync(file, text);
+      const r = await runCli(['session', file]);
+      assert.equal(r.code, 1, name);
+      assert.equal(r.stderr.split('\n').length, 2, `${name}: one line`);
+      assert.ok(r.stderr.startsWith(`devboy session: ${file}`), `${name}: ${r.stderr}`);
+      assert.match(r.stderr.trim(), reason, name);
+    }
+  });
 });

@@ -85,9 +85,10 @@ describe('loading the shared corpus through the real clients and the replay serv
     }
   });
 
-  it('keys items as gh#N, pr#N, gitlab#N, mr#N and PROJ-N, matching the raw items 1:1', () => {
+  it('keys items as gh#N (owner/repo#N when a list spans repositories), pr#N, gitlab#N, mr#N and PROJ-N, matching the raw items 1:1', () => {
     const patterns: Record<string, RegExp> = {
       'github issues': /^gh#\d+$/,
+      'github search': /^[\w.-]+\/[\w.-]+#\d+$/,
       'github merge_requests': /^pr#\d+$/,
       'gitlab issues': /^gitlab#\d+$/,
       'gitlab merge_requests': /^mr#\d+$/,
@@ -95,7 +96,7 @@ describe('loading the shared corpus through the real clients and the replay serv
     };
     for (const d of datasets) {
       if (d.kind !== 'discussions') assert.equal(d.raw.length, d.result.items.length, `${d.label}: raw and items are 1:1`);
-      const pattern = patterns[`${d.provider} ${d.kind}`];
+      const pattern = patterns[d.label.startsWith('GET /search/') ? `${d.provider} search` : `${d.provider} ${d.kind}`];
       if (!pattern) continue;
       d.result.items.forEach((item, i) => {
         const key = (item as { key: string }).key;

@@ -32,7 +32,7 @@ describe('GitHub failures, through Octokit and the replay server', () => {
     const err = await failWith([{ status: 401, body: { message: 'Bad credentials' } }]);
     assert.match(
       err.message,
-      /^GitHub requires credentials \(401\) for GET http:\/\/127\.0\.0\.1:\d+\/repos\/betamaxpy\/betamax\/issues\?.*: set GITHUB_TOKEN \(or --token\)$/,
+      /^GitHub requires credentials \(401\) for GET \/repos\/betamaxpy\/betamax\/issues\?.*: set GITHUB_TOKEN \(or --token\)$/,
     );
   });
 
@@ -145,10 +145,7 @@ describe('GitHub failures, through Octokit and the replay server', () => {
 
   it('a server that never answers: times out per attempt, bounded', async () => {
     const err = await failWith([{ hang: true, times: Infinity }], { timeoutMs: 150, maxRetries: 1 });
-    assert.match(
-      err.message,
-      /^GitHub did not answer GET http:\/\/127\.0\.0\.1:\d+\/repos\/betamaxpy\/betamax\/issues.* within 150 ms \(2 attempts\)$/,
-    );
+    assert.match(err.message, /^GitHub did not answer GET \/repos\/betamaxpy\/betamax\/issues.* within 150 ms \(2 attempts\)$/);
   });
 
   it('a malformed body: one clear error', async () => {

@@ -2,33 +2,60 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { compareWithBaseline, parseBaseline } from '../src/benchmark/regression.js';
+import { parseBenchmarkResult } from '../src/benchmark/read-result.js';
 import type { BenchmarkResult } from '../src/benchmark/schema.js';
-import { EXPORTER_NAMES, EXPORTERS, type ReportInput } from '../src/report/index.js';
+import { compareResults, type Comparison } from '../src/compare/compare.js';
+import { datasetTitles } from '../src/report/benchmark-summary.js';
+import { COMPARE_EXPORTER_NAMES, COMPARE_EXPORTERS, EXPORTER_NAMES, EXPORTERS, type ReportInput } from '../src/report/index.js';
 import { FIXTURES } from './helpers/paths.js';
 
-// Snapshot tests in the manner of hyperfine's exporter tests: a small benchmark result, committed
-// as data, is rendered by every exporter in-process and compared byte for byte with its golden
-// file. A change to an exporter's output is a reviewed change to the golden file
-// (UPDATE_GOLDEN=1 npm test rewrites them).
+// Snapshot tests in the manner of hyperfine's exporter tests: small benchmark results, committed
+// as data (real runs over part of the embedded corpus), are rendered by every exporter in-process
+// and compared byte for byte with their golden files. A change to an exporter's output is a
+// reviewed change to the golden file (UPDATE_GOLDEN=1 rewrites them).
 
 const DIR = join(FIXTURES, 'report');
-const resultFile = join(DIR, 'small-result.json');
-const result = parseBaseline(readFileSync(resultFile, 'utf8'), resultFile);
+const read = (name: string) => parseBenchmarkResult(readFileSync(join(DIR, name), 'utf8'), name);
+const result = read('small-result.json');
+/** The same kind of run with --session: the dedup and combined savings of a replayed agent session. */
+const withSession = read('small-session-result.json');
 
-/** The same run against a baseline where every TOON row cost 5% fewer tokens and one row was lossless. */
-function regressed(): ReportInput {
-  const baseline: BenchmarkResult = structuredClone(result);
-  for (const r of baseline.rows) if (r.format === 'toon') r.tokens = Math.floor(r.tokens * 0.95);
-  const lossy = baseline.rows.find((r) => !r.lossless)!;
+/**
+ * The run judged against a baseline where every TOON row cost 5% fewer tokens (so TOON regressed),
+ * STC at the minimal level 3% more (so it improved), one lossy row was lossless, one baseline row
+ * is gone from the run, the run has rows the baseline lacks, and TOON encoded twice as fast.
+ */
+function tightened(): BenchmarkResult {
+  const base: BenchmarkResult = structuredClone(result);
+  for (const r of base.rows) {
+    if (r.format === 'toon') {
+      r.tokens = Math.floor(r.tokens * 0.95);
+      r.encode_ms /= 2;
+      r.encode_spread_ms = [r.encode_spread_ms[0] / 2, r.encode_spread_ms[1] / 2];
+    }
+    if (r.format === 'stc' && r.level === 'minimal') r.tokens = Math.ceil(r.tokens * 1.03);
+  }
+  const lossy = base.rows.find((r) => !r.lossless)!;
   lossy.lossless = true;
-  baseline.rows.push({ ...baseline.rows[0]!, label: 'GET /repos/gone/away' });
-  return { result, regression: compareWithBaseline(result, baseline, 'results/tightened.json') };
+  delete lossy.lossless_reason;
+  base.rows.push({ ...base.rows[0]!, label: 'GET /repos/gone/away' });
+  const dropped = base.rows.filter((r) => r.format === 'gcf' && r.level === 'raw' && r.dataset === 'comments');
+  base.rows = base.rows.filter((r) => !dropped.includes(r));
+  return base;
 }
+
+const regression = compareResults({ file: 'results/tightened.json', result: tightened() }, { file: 'this run', result });
+const unchanged = compareResults({ file: 'results/baseline.json', result: structuredClone(result) }, { file: 'this run', result });
 
 const CASES: { name: string; input: ReportInput }[] = [
   { name: 'result', input: { result } },
-  { name: 'regression', input: regressed() },
+  { name: 'session', input: { result: withSession } },
+  { name: 'regression', input: { result, comparison: regression } },
+];
+
+const COMPARE_CASES: { name: string; input: Comparison }[] = [
+  { name: 'unchanged', input: unchanged },
+  { name: 'regression', input: regression },
 ];
 
 function golden(file: string, actual: string): string {
@@ -48,17 +75,52 @@ describe('exporters against golden files', () => {
     }
   }
 
+  for (const name of COMPARE_EXPORTER_NAMES) {
+    for (const c of COMPARE_CASES) {
+      it(`compare ${name}: ${c.name}`, () => {
+        const exporter = COMPARE_EXPORTERS[name];
+        const actual = exporter.render(c.input, { color: false });
+        assert.equal(actual, golden(`golden-compare-${c.name}-${name}${exporter.extension}`, actual));
+      });
+    }
+  }
+
   it('the JSON exporter writes the result back unchanged (a saved run is the same run)', () => {
     const text = EXPORTERS.json.render({ result });
     assert.deepEqual(JSON.parse(text), result);
-    assert.equal(text, readFileSync(resultFile, 'utf8'));
+    assert.equal(text, readFileSync(join(DIR, 'small-result.json'), 'utf8'));
   });
 
-  it('the regression case really regressed: token growth, a lost round trip and a missing row are named', () => {
-    const r = regressed().regression!;
-    assert.equal(r.passed, false);
-    const kinds = new Set(r.regressions.map((g) => g.kind));
-    assert.deepEqual([...kinds].sort(), ['lossless', 'missing', 'tokens']);
-    assert.equal(r.regressions.filter((g) => g.kind === 'tokens').length, result.rows.filter((x) => x.format === 'toon').length);
+  it('the regression case really regressed: token growth, a lost round trip and a missing row; improvements and new rows named', () => {
+    assert.equal(regression.passed, false);
+    const toonEntries = result.rows.filter((x) => x.format === 'toon' && x.tokenizer === 'o200k_base').length;
+    assert.equal(regression.counts.regressions, toonEntries);
+    assert.equal(regression.counts.lost_round_trips, 1);
+    assert.equal(regression.counts.removed, 1);
+    assert.ok(regression.counts.improvements > 0);
+    assert.ok(regression.counts.added > 0);
+    assert.equal(unchanged.passed, true);
+  });
+
+  it('the table is a summary that fits one screen (at most 60 lines), however many datasets; --details adds every dataset', () => {
+    const many: BenchmarkResult = structuredClone(result);
+    for (let k = 1; k < 20; k++) {
+      for (const d of result.datasets) many.datasets.push({ ...d, label: `${d.label}&copy=${k}` });
+      for (const r of result.rows) many.rows.push({ ...r, label: `${r.label}&copy=${k}` });
+    }
+    const lines = (r: BenchmarkResult, details: boolean) =>
+      EXPORTERS.table.render({ result: r }, { color: false, details }).split('\n').length;
+    assert.ok(lines(result, false) <= 60, `${lines(result, false)} lines`);
+    assert.equal(lines(many, false), lines(result, false));
+    assert.ok(lines(many, true) > lines(result, true) + 19 * result.datasets.length);
+    const summary = EXPORTERS.table.render({ result }, { color: false });
+    for (const section of [/^Recommendation: /m, /^Why published numbers differ: /m, /^Speed: /m, /^Heuristic \(bytes \/ 3\.5\): off by /m])
+      assert.match(summary, section);
+  });
+
+  it('every dataset title names its request, so no two are alike', () => {
+    const titles = datasetTitles(result.datasets);
+    assert.equal(new Set(titles).size, titles.length);
+    for (const [i, d] of result.datasets.entries()) assert.ok(titles[i]!.endsWith(d.label), titles[i]);
   });
 });

@@ -128,9 +128,10 @@ describe('GCF row streaming', () => {
     for (let cut = 1; cut < Buffer.byteLength(asArray); cut++) assert.equal(await streamText(asArray, 'json-array', [cut]), whole);
   });
 
-  it('an empty input is a header and nothing else, and decodes to no rows', async () => {
+  it('an empty input is an empty root array: it decodes to [] (header alone would decode to {}), and to no rows', async () => {
     const out = await streamText('', 'ndjson');
-    assert.equal(out, 'GCF profile=generic\n');
+    assert.equal(out, 'GCF profile=generic\n## [0]\n');
+    assert.deepEqual(decodeGeneric(out), []);
     assert.deepEqual(rowsFromGcfStream(out), []);
     assert.deepEqual(rowsFromGcfStream(await streamText('[]', undefined)), []);
   });

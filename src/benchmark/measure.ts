@@ -1,5 +1,5 @@
 import type { Format } from '../formats/types.js';
-import { decoderRejected, judgeDecoded, type RoundTrip } from '../formats/verify.js';
+import { asWritten, decoderRejected, judgeDecoded, type RoundTrip } from '../formats/verify.js';
 import type { JsonValue } from '../json/types.js';
 import { NO_CLOCK, type Clock } from './phases.js';
 import type { Timing } from './schema.js';
@@ -68,7 +68,8 @@ export function measureEncoding(format: Format, value: JsonValue, timing: Timing
   clock.run('decode', () => {
     const start = performance.now();
     try {
-      decoded = format.decode(text);
+      // As verifyRoundTrip does: what a reader decodes is the text's UTF-8 bytes read back.
+      decoded = format.decode(asWritten(text));
     } catch (err) {
       rejected = true;
       rejection = err;

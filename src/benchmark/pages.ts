@@ -1,4 +1,5 @@
 import { planChunks } from '../budget/plan-chunks.js';
+import { verifyRoundTrip } from '../formats/verify.js';
 import type { Format } from '../formats/types.js';
 import type { JsonValue } from '../json/types.js';
 import type { Dataset } from '../model/index.js';
@@ -20,13 +21,22 @@ export interface PagesInput {
   sizes?: () => readonly number[];
 }
 
+export interface Pages {
+  pages: number;
+  /** When a page of a format with known losses does not round-trip: which page, and what it lost. */
+  loss?: string;
+}
+
 /**
  * Responses an agent reads to see every item at the budget: the budget pipeline's chunk plan, each
  * response being one chunk plus the chunk index and hint, within budget under this tokenizer
- * (docs/budget.md, "For the benchmark").
+ * (docs/budget.md, "For the benchmark"). A reader gets the pages, not the whole list, so a format
+ * that can lose data is checked page by page too: a list can round-trip whole while one of its
+ * pages (another mix of keys) does not. Formats whose round trip is exact for every JSON value need
+ * no such check: a page is a JSON value.
  */
-export function pagesAtBudget(input: PagesInput): number {
-  return planChunks(input.items, {
+export function pagesAtBudget(input: PagesInput): Pages {
+  const plan = planChunks(input.items, {
     kind: input.dataset.kind,
     format: input.format,
     tokenizer: input.tokenizer,
@@ -36,5 +46,11 @@ export function pagesAtBudget(input: PagesInput): number {
     count: input.count,
     wholeText: input.text,
     ...(input.sizes ? { sizes: input.sizes } : {}),
-  }).total_chunks;
+  });
+  if (plan.total_chunks <= 1 || input.format.roundTrip === 'exact') return { pages: plan.total_chunks };
+  for (const [k, c] of plan.chunks.entries()) {
+    const check = verifyRoundTrip(input.format, input.items.slice(c.offset, c.offset + c.limit));
+    if (!check.lossless) return { pages: plan.total_chunks, loss: `page ${k + 1} of ${plan.chunks.length}: ${check.reason}` };
+  }
+  return { pages: plan.total_chunks };
 }

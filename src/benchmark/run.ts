@@ -16,10 +16,12 @@ import {
   type SessionSummary,
 } from './schema.js';
 import { biasTable } from './bias.js';
+import { methodContrast, type MethodContrast } from './method-contrast.js';
 import type { TranscriptDedup } from './transcript-dedup.js';
 import { TokenCache } from './token-cache.js';
 import { NO_CLOCK, type Clock, type PhaseClock } from './phases.js';
 import type { TimingPlan } from './timing.js';
+import type { SkippedRecording } from '../replay/corpus.js';
 import { devboyVersion } from '../versions.js';
 import { tokenizerImplementation } from './versions.js';
 
@@ -47,6 +49,8 @@ export const DEFAULT_TIME_BUDGET_MS = 1;
 export interface BenchmarkSource {
   kind: 'corpus' | 'live';
   corpus?: string;
+  /** Corpus recordings that could not be read or replayed, listed in the result. */
+  skipped?: SkippedRecording[];
   provider?: Dataset['provider'];
   target?: string;
 }
@@ -130,7 +134,7 @@ export async function runBenchmark(
         >;
         for (const format of options.formats) {
           const e = encoded.get(format)!;
-          const pages = clock.run('pages', () =>
+          const { pages, loss } = clock.run('pages', () =>
             pagesAtBudget({
               dataset: ds,
               items,
@@ -149,7 +153,8 @@ export async function runBenchmark(
               rawBytes,
               level,
               format,
-              encoded: e,
+              // The whole list round-trips, yet a page may not: then the row is not lossless either.
+              encoded: loss && e.lossless ? { ...e, lossless: false, reason: loss } : e,
               tokenizer: tokenizer.name,
               tokens: tokens.get(format)!,
               baselineTokens,
@@ -208,20 +213,41 @@ export async function runBenchmark(
     datasets: entries,
     rows,
     heuristic_bias: biasTable(rows),
+    ...withContrast(methodContrast(rows, options.tokenizers)),
+    skipped: (source.skipped ?? []).map((s) => ({
+      file: s.file,
+      ...(s.line !== undefined ? { line: s.line } : {}),
+      ...(s.col !== undefined ? { col: s.col } : {}),
+      reason: s.reason,
+    })),
     fit,
     ...(options.session ? { session: options.session.summary } : {}),
-    lossy: rows
-      .filter((r) => !r.lossless && r.tokenizer === options.tokenizers[0])
-      .map((r) => ({
-        provider: r.provider,
-        project: r.project,
-        dataset: r.dataset,
-        label: r.label,
-        level: r.level,
-        format: r.format,
-        reason: r.lossless_reason ?? 'not lossless',
-      })),
+    lossy: lossyCells(rows).map((r) => ({
+      provider: r.provider,
+      project: r.project,
+      dataset: r.dataset,
+      label: r.label,
+      level: r.level,
+      format: r.format,
+      reason: r.lossless_reason ?? 'not lossless',
+    })),
   };
+}
+
+/**
+ * Rows that do not round-trip, once per dataset, level and format. The whole list's loss is the
+ * same under every tokenizer; a page's loss can differ (pages split where the budget falls in
+ * that tokenizer's counts): the first tokenizer's reason is listed.
+ */
+function lossyCells(rows: readonly BenchmarkRow[]): BenchmarkRow[] {
+  const seen = new Set<string>();
+  return rows.filter((r) => {
+    if (r.lossless) return false;
+    const key = [r.provider, r.project, r.dataset, r.label, r.level, r.format].join('\u0000');
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 }
 
 /** A count that already knows one text's answer (the whole list the planner starts from). */
@@ -243,4 +269,8 @@ function datasetEntry(ds: Dataset): DatasetEntry {
 
 function unique<T>(xs: T[]): T[] {
   return [...new Set(xs)];
+}
+
+function withContrast(contrast: MethodContrast | undefined): { method_contrast?: MethodContrast } {
+  return contrast ? { method_contrast: contrast } : {};
 }

@@ -1,4 +1,5 @@
 import type { FormatName } from '../formats/types.js';
+import type { MethodContrast } from './method-contrast.js';
 import type { FormatMetadata, SavingsBaseline } from '../metadata/format-metadata.js';
 import type { Pagination, SortInfo } from '../model/index.js';
 import type { DatasetKind, ProviderName } from '../model/index.js';
@@ -11,7 +12,7 @@ export const BENCHMARK_SCHEMA = 'devboy.benchmark/1';
 export interface BenchmarkResult {
   schema: typeof BENCHMARK_SCHEMA;
   devboy: string;
-  source: { kind: 'corpus' | 'live'; corpus?: string; provider?: ProviderName; target?: string };
+  source: BenchmarkSourceInfo;
   settings: {
     budget: number;
     /** `--runs`: the most timed runs per encode and decode (exactly this many when timing.mode is `fixed`). */
@@ -35,6 +36,16 @@ export interface BenchmarkResult {
   session?: SessionSummary;
   /** What fits in one response at the budget, per dataset and format (docs/budget.md). */
   fit: FitEntry[];
+  /**
+   * Corpus recordings that could not be read or replayed (file relative to the corpus, line:col
+   * when known, reason). Empty when the whole corpus was read; absent in results saved before it existed.
+   */
+  skipped?: { file: string; line?: number; col?: number; reason: string }[];
+  /**
+   * The same datasets under devboy-tools' published method (json_pretty baseline, bytes / 3.5) and
+   * devboy's (json_compact, a real tokenizer); absent when the run lacks either tokenizer or json/json-compact.
+   */
+  method_contrast?: MethodContrast;
   /** Rows whose format did not round-trip, with the first difference. */
   lossy: {
     provider: ProviderName;
@@ -45,6 +56,24 @@ export interface BenchmarkResult {
     format: FormatName;
     reason: string;
   }[];
+  /** Written by `devboy merge`: the results this one was combined from, in order (docs/ci.md). */
+  merged_from?: MergedPart[];
+}
+
+/** Where a run's data came from; `provider` and `target` narrow a corpus (or name a live project). */
+export interface BenchmarkSourceInfo {
+  kind: 'corpus' | 'live';
+  corpus?: string;
+  provider?: ProviderName;
+  target?: string;
+}
+
+/** One input of a merged result: its file, its source, and what it contributed. */
+export interface MergedPart {
+  file: string;
+  source: BenchmarkSourceInfo;
+  datasets: number;
+  rows: number;
 }
 
 /** The first response `devboy format` would give at the budget, under the report's main tokenizer. */
@@ -168,7 +197,7 @@ export interface BiasEntry {
   bias: number;
 }
 
-/** A row's identity: what the regression gate matches baseline rows by. */
+/** A row's identity: what `devboy compare` (and `--baseline`) match rows by. */
 export function rowKey(r: Pick<BenchmarkRow, 'provider' | 'project' | 'dataset' | 'label' | 'level' | 'format' | 'tokenizer'>): string {
   return [r.provider, r.project, r.dataset, r.label, r.level, r.format, r.tokenizer].join(' | ');
 }

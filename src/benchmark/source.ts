@@ -1,4 +1,5 @@
-import { UsageError } from '../errors.js';
+import { DataError, UsageError } from '../errors.js';
+import { skippedText, type SkippedRecording } from '../replay/corpus.js';
 import { openCorpusDatasets, loadLiveDatasets, liveProjectName, type LiveLoadOptions } from '../providers/load.js';
 import type { Dataset, ProviderName } from '../model/index.js';
 import type { ProgressEvent } from '../providers/types.js';
@@ -33,17 +34,37 @@ export async function loadBenchmarkData(
   if (req.corpus) {
     const corpusDir = req.corpus;
     const project = req.project ?? (req.owner && req.repo ? `${req.owner}/${req.repo}`.split('/').join('__') : undefined);
+    // Complete once the stream's last batch has been read (the result is made after that).
+    const skipped: SkippedRecording[] = [];
+    // Where devboy is installed means nothing to the reader: name the embedded corpus as such.
+    const named = (err: unknown): unknown =>
+      req.embedded && err instanceof UsageError && err.location.file === corpusDir
+        ? new UsageError(err.message, { file: 'the embedded corpus' })
+        : err;
     const opened = await openCorpusDatasets(corpusDir, {
       ...(req.provider ? { provider: req.provider } : {}),
       ...(project ? { project } : {}),
       ...(req.onProgress ? { onProgress: req.onProgress } : {}),
+      onSkip: (s) => skipped.push(s),
+    }).catch((err: unknown) => {
+      throw named(err);
     });
-    // Read a project at a time; a corpus that holds no dataset at all is a usage error, found at its end.
+    // Read a project at a time; a corpus that yields no dataset at all is found at its end.
     async function* batches(): AsyncGenerator<Dataset[]> {
       let seen = 0;
-      for await (const batch of opened.batches) {
-        seen += batch.length;
-        yield batch;
+      try {
+        for await (const batch of opened.batches) {
+          seen += batch.length;
+          yield batch;
+        }
+      } catch (err) {
+        throw named(err);
+      }
+      if (seen === 0 && skipped.length > 0) {
+        throw new DataError(
+          `no dataset could be read: ${skipped.length} recording${skipped.length === 1 ? '' : 's'} skipped, the first ${skippedText(skipped[0]!)}`,
+          { file: corpusDir },
+        );
       }
       if (seen === 0) {
         const what = [req.provider, project].filter(Boolean).join('/');
@@ -56,7 +77,13 @@ export async function loadBenchmarkData(
     const corpus = req.embedded ? EMBEDDED_CORPUS_LABEL : corpusDir;
     return {
       datasets: { total: opened.projects, batches: batches() },
-      source: { kind: 'corpus', corpus, ...(req.provider ? { provider: req.provider } : {}), ...(project ? { target: project } : {}) },
+      source: {
+        kind: 'corpus',
+        corpus,
+        ...(req.provider ? { provider: req.provider } : {}),
+        ...(project ? { target: project } : {}),
+        skipped,
+      },
     };
   }
   if (!req.provider) throw new UsageError('unreachable: a live run without a provider');

@@ -1,4 +1,5 @@
-import { describeDifference, firstDifference, sameJson, type Difference } from '../json/equal.js';
+import { describeDifference, firstDifference, jsonEqual, type Difference } from '../json/equal.js';
+import { isWellFormed } from '../json/surrogates.js';
 import type { JsonValue } from '../json/types.js';
 import type { Format } from './types.js';
 
@@ -11,8 +12,13 @@ export interface RoundTrip {
 }
 
 /**
- * Check the round-trip law on one value. Never trusts a format's claim: it decodes the
- * actual encoded text and compares. Pass `encoded` to avoid encoding twice.
+ * Check the round-trip law on one value. Never trusts a format's claim: it decodes the actual
+ * encoded text, as a reader receives it. Output is written as UTF-8, so what is decoded is the
+ * UTF-8 encoding of the text read back (a lone surrogate, which UTF-8 cannot hold, arrives as
+ * U+FFFD), not the in-memory string. Pass `encoded` to avoid encoding twice.
+ *
+ * The law is checked against `value`, so it is only as good as the reader that made `value`: devboy's
+ * readers refuse input whose meaning a JavaScript value would change (see docs/formats/exactness.md).
  */
 export function verifyRoundTrip(format: Format, value: JsonValue, encoded?: string): RoundTrip {
   let text: string;
@@ -23,7 +29,7 @@ export function verifyRoundTrip(format: Format, value: JsonValue, encoded?: stri
   }
   let decoded: JsonValue;
   try {
-    decoded = format.decode(text);
+    decoded = format.decode(asWritten(text));
   } catch (err) {
     return decoderRejected(format, err);
   }
@@ -36,13 +42,18 @@ export function decoderRejected(format: Format, err: unknown): RoundTrip {
 }
 
 /**
- * Whether `decoded` is `value` again: first a walk of both that allocates nothing (the benchmark
- * checks every dataset, level and format), then, unless that showed them equal, the serializing
- * comparison that names the first difference.
+ * Whether `decoded` is `value` again: first the plain equality walk, which builds no paths (the
+ * benchmark checks every dataset, level and format), and only when it finds a difference the walk
+ * that names where.
  */
 export function judgeDecoded(format: Format, value: JsonValue, decoded: JsonValue): RoundTrip {
-  if (sameJson(value, decoded)) return { lossless: true };
+  if (jsonEqual(value, decoded)) return { lossless: true };
   const difference = firstDifference(value, decoded);
   if (!difference) return { lossless: true };
   return { lossless: false, difference, reason: `${format.name} ${describeDifference(difference)}` };
+}
+
+/** The text a reader gets back from its UTF-8 bytes; the same string unless it holds lone surrogates. */
+export function asWritten(text: string): string {
+  return isWellFormed(text) ? text : Buffer.from(text, 'utf8').toString('utf8');
 }

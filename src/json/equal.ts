@@ -1,48 +1,38 @@
-import type { JsonValue } from './types.js';
-
 /**
- * The round-trip law's notion of "unchanged": same values and same key order, as JSON sees them.
- * Comparing serializations gives exactly that (and treats -0 as 0, as JSON does).
+ * The round-trip law's notion of "unchanged": same types, same values and same key order. Numbers
+ * compare by value (so -0 equals 0, as in JSON); Infinity and NaN, which JSON cannot write, equal
+ * only themselves (JSON.stringify would have called them null). Iterative: safe at any depth.
  */
 export function jsonEqual(a: unknown, b: unknown): boolean {
-  return JSON.stringify(a) === JSON.stringify(b);
-}
-
-/**
- * A check of jsonEqual that allocates nothing: walks both values and answers true only when they
- * are certainly JSON-equal (identical primitives, plain arrays and objects with the same keys in
- * the same order). false means "not shown equal": ask jsonEqual or firstDifference.
- */
-export function sameJson(a: unknown, b: unknown): boolean {
-  try {
-    return walkSame(a, b);
-  } catch {
-    return false; // too deep for the stack: the caller's serializing check decides
-  }
-}
-
-function walkSame(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  if (Array.isArray(a)) {
-    if (!Array.isArray(b) || a.length !== b.length) return false;
-    for (let i = 0; i < a.length; i++) if (!walkSame(a[i], b[i])) return false;
-    return true;
-  }
-  if (Array.isArray(b) || !isPlain(a) || !isPlain(b)) return false;
-  const ka = Object.keys(a);
-  const kb = Object.keys(b);
-  if (ka.length !== kb.length) return false;
-  for (let i = 0; i < ka.length; i++) {
-    const k = ka[i]!;
-    if (k !== kb[i] || !walkSame((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k])) return false;
+  const stack: unknown[] = [a, b];
+  while (stack.length > 0) {
+    const y = stack.pop();
+    const x = stack.pop();
+    if (x === y) continue;
+    if (typeof x !== typeof y || x === null || y === null || typeof x !== 'object') {
+      if (typeof x === 'number' && Number.isNaN(x) && Number.isNaN(y)) continue;
+      return false;
+    }
+    const xa = Array.isArray(x);
+    if (xa !== Array.isArray(y)) return false;
+    if (xa) {
+      const ya = y as unknown[];
+      if (x.length !== ya.length) return false;
+      for (let i = 0; i < x.length; i++) stack.push(x[i], ya[i]);
+    } else {
+      const xo = x as Record<string, unknown>;
+      const yo = y as Record<string, unknown>;
+      const xk = Object.keys(xo);
+      const yk = Object.keys(yo);
+      if (xk.length !== yk.length) return false;
+      for (let i = 0; i < xk.length; i++) {
+        const k = xk[i]!;
+        if (k !== yk[i]) return false;
+        stack.push(xo[k], yo[k]);
+      }
+    }
   }
   return true;
-}
-
-function isPlain(o: object): boolean {
-  const proto = Object.getPrototypeOf(o);
-  return proto === Object.prototype || proto === null;
 }
 
 export type DifferenceKind = 'value' | 'type' | 'key-order' | 'missing-key' | 'extra-key' | 'length';
@@ -53,51 +43,107 @@ export interface Difference {
   kind: DifferenceKind;
   expected: string;
   actual: string;
+  /** For `key-order`: both key lists, whole (keys may contain commas, so not split from the strings). */
+  keys?: { expected: string[]; actual: string[] };
 }
 
-/** The first place where `actual` departs from `expected`, or null when they are JSON-equal. */
+interface Visit {
+  expected: unknown;
+  actual: unknown;
+  /** Index of the parent visit in `trail`, -1 at the root. */
+  parent: number;
+  segment: string;
+}
+
+/**
+ * The first place where `actual` departs from `expected`, or null when they are JSON-equal. At each
+ * container: a changed type first; then, for arrays, the first differing element, else the length;
+ * for objects, a lost key, an added key, the first differing value, else the key order. Depth-first
+ * with an explicit stack, so it is safe at any depth; paths are built only for the difference found.
+ */
 export function firstDifference(expected: unknown, actual: unknown, path = '$'): Difference | null {
-  if (jsonEqual(expected, actual)) return null;
-  const te = kindOf(expected);
-  const ta = kindOf(actual);
-  if (te !== ta) return { path, kind: 'type', expected: preview(expected), actual: preview(actual) };
-  if (te === 'array') {
-    const ea = expected as JsonValue[];
-    const aa = actual as JsonValue[];
-    const n = Math.min(ea.length, aa.length);
-    for (let i = 0; i < n; i++) {
-      const d = firstDifference(ea[i], aa[i], `${path}[${i}]`);
+  const trail: Visit[] = [];
+  // Work items: a pair to compare, or a container to finish once its children are equal.
+  const work: Array<{ visit: Visit } | { finish: number }> = [{ visit: { expected, actual, parent: -1, segment: path } }];
+  const pathOf = (index: number, extra = ''): string => {
+    const segments = [extra];
+    for (let i = index; i >= 0; i = trail[i]!.parent) segments.push(trail[i]!.segment);
+    return segments.reverse().join('');
+  };
+  while (work.length > 0) {
+    const item = work.pop()!;
+    if ('finish' in item) {
+      const d = finish(trail[item.finish]!, () => pathOf(item.finish));
       if (d) return d;
+      continue;
     }
-    return { path, kind: 'length', expected: `${ea.length} elements`, actual: `${aa.length} elements` };
+    const v = item.visit;
+    const e = v.expected;
+    const a = v.actual;
+    if (e === a) continue;
+    const te = kindOf(e);
+    const ta = kindOf(a);
+    const at = trail.push(v) - 1;
+    if (te !== ta) return { path: pathOf(at), kind: 'type', expected: preview(e), actual: preview(a) };
+    if (te === 'array') {
+      const ea = e as unknown[];
+      const aa = a as unknown[];
+      work.push({ finish: at });
+      for (let i = Math.min(ea.length, aa.length) - 1; i >= 0; i--) {
+        work.push({ visit: { expected: ea[i], actual: aa[i], parent: at, segment: `[${i}]` } });
+      }
+    } else if (te === 'object') {
+      const eo = e as Record<string, unknown>;
+      const ao = a as Record<string, unknown>;
+      const ek = Object.keys(eo);
+      const ak = Object.keys(ao);
+      for (const k of ek) {
+        if (!Object.prototype.hasOwnProperty.call(ao, k))
+          return { path: pathOf(at, member('', k)), kind: 'missing-key', expected: preview(eo[k]), actual: '(absent)' };
+      }
+      for (const k of ak) {
+        if (!Object.prototype.hasOwnProperty.call(eo, k))
+          return { path: pathOf(at, member('', k)), kind: 'extra-key', expected: '(absent)', actual: preview(ao[k]) };
+      }
+      work.push({ finish: at });
+      for (let i = ek.length - 1; i >= 0; i--) {
+        const k = ek[i]!;
+        work.push({ visit: { expected: eo[k], actual: ao[k], parent: at, segment: member('', k) } });
+      }
+    } else if (!jsonEqual(e, a)) {
+      return { path: pathOf(at), kind: 'value', expected: preview(e), actual: preview(a) };
+    }
   }
-  if (te === 'object') {
-    const eo = expected as Record<string, unknown>;
-    const ao = actual as Record<string, unknown>;
-    const ek = Object.keys(eo);
-    const ak = Object.keys(ao);
-    for (const k of ek) {
-      if (!Object.prototype.hasOwnProperty.call(ao, k))
-        return { path: member(path, k), kind: 'missing-key', expected: preview(eo[k]), actual: '(absent)' };
-    }
-    for (const k of ak) {
-      if (!Object.prototype.hasOwnProperty.call(eo, k))
-        return { path: member(path, k), kind: 'extra-key', expected: '(absent)', actual: preview(ao[k]) };
-    }
-    for (const k of ek) {
-      const d = firstDifference(eo[k], ao[k], member(path, k));
-      if (d) return d;
-    }
-    return { path, kind: 'key-order', expected: ek.join(','), actual: ak.join(',') };
-  }
-  return { path, kind: 'value', expected: preview(expected), actual: preview(actual) };
+  return null;
 }
 
-/** One line a user can act on: what changed, and where. */
-export function describeDifference(d: Difference): string {
+/** After a container's children compared equal: what is left to differ is its length or its key order. */
+function finish(v: Visit, path: () => string): Difference | null {
+  if (Array.isArray(v.expected)) {
+    const ea = v.expected;
+    const aa = v.actual as unknown[];
+    return ea.length === aa.length
+      ? null
+      : { path: path(), kind: 'length', expected: `${ea.length} elements`, actual: `${aa.length} elements` };
+  }
+  const ek = Object.keys(v.expected as object);
+  const ak = Object.keys(v.actual as object);
+  if (ek.every((k, i) => k === ak[i])) return null;
+  return { path: path(), kind: 'key-order', expected: ek.join(','), actual: ak.join(','), keys: { expected: ek, actual: ak } };
+}
+
+/** One line a user can act on: what changed, and where (a very deep path shortened in the middle). */
+export function describeDifference(difference: Difference): string {
+  const d = { ...difference, path: clipMiddle(difference.path) };
   switch (d.kind) {
-    case 'key-order':
-      return `key order changed at ${d.path} (expected ${clip(d.expected)}; got ${clip(d.actual)})`;
+    case 'key-order': {
+      // Two long lists that share a prefix read as identical once clipped: start both where they part.
+      const expected = d.keys?.expected ?? d.expected.split(',');
+      const actual = d.keys?.actual ?? d.actual.split(',');
+      let i = 0;
+      while (i < expected.length && expected[i] === actual[i]) i++;
+      return `key order changed at ${d.path}, key ${i + 1}: expected ${keysFrom(expected, i)}; got ${keysFrom(actual, i)}`;
+    }
     case 'missing-key':
       return `key lost at ${d.path} (was ${d.expected})`;
     case 'extra-key':
@@ -121,7 +167,25 @@ function member(path: string, key: string): string {
 
 function preview(v: unknown): string {
   if (v === undefined) return 'undefined';
-  return clip(JSON.stringify(v) ?? String(v));
+  if (typeof v === 'number' && !Number.isFinite(v)) return String(v);
+  try {
+    return clip(JSON.stringify(v) ?? String(v));
+  } catch {
+    // Too deep for JSON.stringify's recursion: say what it is instead.
+    return Array.isArray(v) ? `[… ${v.length} elements]` : `{… ${Object.keys(v as object).length} keys}`;
+  }
+}
+
+function clipMiddle(s: string, max = 160): string {
+  return s.length > max ? `${s.slice(0, 60)}…${s.slice(-(max - 61))}` : s;
+}
+
+/** The keys from position `from` on, as many whole keys as fit in about 60 characters. */
+function keysFrom(keys: string[], from: number, max = 60): string {
+  let text = clip(keys[from] ?? '', max);
+  let i = from + 1;
+  for (; i < keys.length && text.length + 1 + keys[i]!.length <= max; i++) text += `,${keys[i]}`;
+  return i < keys.length ? `${text},…` : text;
 }
 
 function clip(s: string, max = 60): string {

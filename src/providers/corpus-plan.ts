@@ -9,6 +9,8 @@ export interface PlannedDataset {
   kind: DatasetKind;
   label: string;
   calls: EndpointCall[];
+  /** The recordings the calls start from (corpus-relative files), for naming them when one fails. */
+  files: string[];
 }
 
 /**
@@ -22,7 +24,7 @@ export interface PlannedDataset {
  */
 export function planCorpus(provider: ProviderName, entries: readonly CorpusEntry[]): PlannedDataset[] {
   const lists: PlannedDataset[] = [];
-  const singles = new Map<DatasetKind, { label: string; call: EndpointCall }[]>();
+  const singles = new Map<DatasetKind, { label: string; call: EndpointCall; file: string }[]>();
   for (const entry of selectAnswered(entries)) {
     const { request, response } = entry.exchange;
     if (request.method !== 'GET' || response.status < 200 || response.status > 299) continue;
@@ -30,15 +32,15 @@ export function planCorpus(provider: ProviderName, entries: readonly CorpusEntry
     for (const call of PROVIDERS[provider].classify(request.url)) {
       if (call.single) {
         const group = singles.get(call.kind) ?? [];
-        group.push({ label, call });
+        group.push({ label, call, file: entry.file });
         singles.set(call.kind, group);
-      } else if (isFirstPage(call.params)) lists.push({ kind: call.kind, label, calls: [call] });
+      } else if (isFirstPage(call.params)) lists.push({ kind: call.kind, label, calls: [call], files: [entry.file] });
     }
   }
   for (const [kind, group] of singles) {
     group.sort((a, b) => compare(a.label, b.label));
     const label = group.length === 1 ? group[0]!.label : `${group[0]!.label} (+${group.length - 1} more single ${kind})`;
-    lists.push({ kind, label, calls: group.map((g) => g.call) });
+    lists.push({ kind, label, calls: group.map((g) => g.call), files: group.map((g) => g.file) });
   }
   return lists;
 }

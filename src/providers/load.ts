@@ -1,6 +1,15 @@
+import { join } from 'node:path';
 import type { HttpOptions, TransportHooks } from '../http/transport.js';
-import { UsageError } from '../errors.js';
-import { listCorpusProjects, readCorpusProject, type CorpusProject } from '../replay/corpus.js';
+import { DataError, DevboyError, UsageError } from '../errors.js';
+import {
+  listCorpusProjects,
+  listProjects,
+  readCorpusProject,
+  scanCorpus,
+  type CorpusProject,
+  type SkippedRecording,
+} from '../replay/corpus.js';
+import { closestFirst } from '../text/edit-distance.js';
 import { ReplayServer, type Fault } from '../replay/server.js';
 import { planCorpus, pathAndQuery } from './corpus-plan.js';
 import type { Dataset, ProviderName } from '../model/index.js';
@@ -19,6 +28,11 @@ export interface CorpusLoadOptions {
   http?: HttpOptions;
   /** Faults the replay server answers with first (tests). */
   faults?: readonly Fault[];
+  /**
+   * Go on past recordings that cannot be read or replayed, reporting each here. Without it, the
+   * first one throws (a corpus the caller controls, such as the embedded one, must be whole).
+   */
+  onSkip?: (skipped: SkippedRecording) => void;
 }
 
 /** Corpus replay never follows more pages than this from one first page. */
@@ -30,33 +44,87 @@ const MAX_REPLAY_PAGES = 100;
  * The order is stable: provider, project, kind, label.
  */
 export async function loadCorpusDatasets(corpusDir: string, options: CorpusLoadOptions = {}): Promise<Dataset[]> {
+  const scan = await scanCorpus(corpusDir, { ...corpusFilter(options), providers: PROVIDER_NAMES });
+  const skip = skipper(corpusDir, options);
+  for (const s of scan.skipped) skip(s);
+  const projects = scan.projects;
+  if (projects.length === 0 && (options.provider || options.project)) throw await noRecordings(corpusDir, options);
   const datasets: Dataset[] = [];
-  for await (const batch of (await openCorpusDatasets(corpusDir, options)).batches) datasets.push(...batch);
-  return datasets;
+  for (const project of projects) datasets.push(...(await replayProject(project, options, skip)));
+  return sortDatasets(datasets);
 }
 
 /**
  * The datasets of loadCorpusDatasets, in the same order, one project at a time: a project's
  * recordings are read when its datasets are asked for, so a large corpus is never in memory whole.
+ * Skipped recordings reach onSkip in loadCorpusDatasets' order (those that cannot be read, then
+ * those of unknown providers, then those that cannot be replayed), after the last batch; without
+ * onSkip the first one throws when it is met.
  */
 export async function openCorpusDatasets(
   corpusDir: string,
   options: CorpusLoadOptions = {},
 ): Promise<{ projects: number; batches: AsyncIterable<Dataset[]> }> {
-  const filter = { ...(options.provider ? { provider: options.provider } : {}), ...(options.project ? { project: options.project } : {}) };
-  const refs = (await listCorpusProjects(corpusDir, { ...filter, providers: PROVIDER_NAMES })).filter((r) => isProviderName(r.provider));
-  if (refs.length === 0 && (options.provider || options.project)) {
-    throw new UsageError(`no recordings for ${[options.provider, options.project].filter(Boolean).join('/')} in the corpus`, {
-      file: corpusDir,
-    });
-  }
+  const listing = await listCorpusProjects(corpusDir, { ...corpusFilter(options), providers: PROVIDER_NAMES });
+  const refs = listing.projects.filter((r) => isProviderName(r.provider));
+  const filtered = Boolean(options.provider || options.project);
+  if (refs.length === 0 && filtered) throw await noRecordings(corpusDir, options);
+  const skip = skipper(corpusDir, options);
+  if (!options.onSkip) for (const s of listing.skipped) skip(s);
+  const unreadable: SkippedRecording[] = [];
+  const unreplayable: SkippedRecording[] = [];
   async function* batches(): AsyncGenerator<Dataset[]> {
-    for (const ref of refs) yield await loadProject(await readCorpusProject(corpusDir, ref), options);
+    let read = 0;
+    for (const ref of refs) {
+      const { project, skipped } = await readCorpusProject(corpusDir, ref);
+      for (const s of skipped) {
+        if (options.onSkip) unreadable.push(s);
+        else skip(s);
+      }
+      if (!project) continue;
+      read++;
+      // Projects come in sorted order, so sorting each one sorts the whole.
+      yield sortDatasets(
+        await replayProject(project, options, (s) => {
+          if (options.onSkip) unreplayable.push(s);
+          else skip(s);
+        }),
+      );
+    }
+    for (const s of [...unreadable, ...listing.skipped, ...unreplayable]) skip(s);
+    if (read === 0 && filtered) throw await noRecordings(corpusDir, options);
   }
   return { projects: refs.length, batches: batches() };
 }
 
-async function loadProject({ provider, project, entries }: CorpusProject, options: CorpusLoadOptions): Promise<Dataset[]> {
+function corpusFilter(options: CorpusLoadOptions): { provider?: ProviderName; project?: string } {
+  return { ...(options.provider ? { provider: options.provider } : {}), ...(options.project ? { project: options.project } : {}) };
+}
+
+/** What to do with a recording that cannot be used: report it, or without onSkip, throw. */
+function skipper(corpusDir: string, options: CorpusLoadOptions): (s: SkippedRecording) => void {
+  return (s) => {
+    if (!options.onSkip)
+      throw new DataError(s.reason, {
+        file: join(corpusDir, s.file),
+        ...(s.line ? { line: s.line } : {}),
+        ...(s.col ? { col: s.col } : {}),
+      });
+    options.onSkip(s);
+  };
+}
+
+async function noRecordings(corpusDir: string, options: CorpusLoadOptions): Promise<UsageError> {
+  const wanted = [options.provider, options.project].filter(Boolean).join('/');
+  return new UsageError(`no recordings for ${wanted} in the corpus; ${await whatItHolds(corpusDir, options)}`, { file: corpusDir });
+}
+
+/** One project's datasets, replayed through the real client from a loopback server started and stopped here. */
+async function replayProject(
+  { provider, project, entries }: CorpusProject,
+  options: CorpusLoadOptions,
+  skip: (s: SkippedRecording) => void,
+): Promise<Dataset[]> {
   if (!isProviderName(provider)) return [];
   const datasets: Dataset[] = [];
   options.onProgress?.({ type: 'project', provider, project });
@@ -77,14 +145,31 @@ async function loadProject({ provider, project, entries }: CorpusProject, option
     };
     for (const planned of planCorpus(provider, entries)) {
       const results: CallResult[] = [];
-      for (const call of planned.calls) results.push(await client.run(call, paging));
+      try {
+        for (const call of planned.calls) results.push(await client.run(call, paging));
+      } catch (err) {
+        if (!(err instanceof DevboyError)) throw err;
+        // The recording's own URL names the request; the loopback server's address means nothing to a reader.
+        skip({ file: planned.files[0]!, reason: err.message.replaceAll(server.url, '') });
+        continue;
+      }
       addDataset(datasets, toDataset(provider, project, planned.kind, planned.label, results), options.onProgress);
     }
   } finally {
     await server.close();
   }
-  // Projects come in sorted order (listCorpusProjects), so sorting each one sorts the whole.
-  return sortDatasets(datasets);
+  return datasets;
+}
+
+/** The corpus's projects, the likeliest meant first: what to say when one asked for is not there. */
+async function whatItHolds(corpusDir: string, options: CorpusLoadOptions): Promise<string> {
+  const all = await listProjects(corpusDir, options.provider ? [options.provider] : PROVIDER_NAMES);
+  if (all.length === 0)
+    return `it holds no ${options.provider ?? 'provider'} projects (devboy benchmark --corpus DIR --list shows what it holds)`;
+  const names = all.map((p) => (options.provider ? p.project : `${p.provider}/${p.project}`));
+  const ranked = options.project ? closestFirst(options.project, names) : names;
+  const shown = ranked.slice(0, 5);
+  return `its projects${options.project ? ', closest first' : ''}: ${shown.join(', ')}${ranked.length > shown.length ? ` (and ${ranked.length - shown.length} more: --list shows all)` : ''}`;
 }
 
 export interface LiveLoadOptions extends CredentialOptions {

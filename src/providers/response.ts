@@ -103,7 +103,8 @@ function fromList(list: JsonValue[], browseBase: string | undefined, file: strin
       { file },
     );
   if (mismatch !== undefined) throw new DataError(`item ${mismatch + 1} of the list is not like the first (${shape.name})`, { file });
-  return { ...listOf(shape.kind, shape.normalize(list)), shape: shape.name, raw: list, rawAligned: shape.aligned };
+  const kept = shape.drop ? list.filter((v) => !shape.drop!(v)) : list;
+  return { ...listOf(shape.kind, shape.normalize(kept)), shape: shape.name, raw: kept, rawAligned: shape.aligned };
 }
 
 function pathOf(url: string): string {

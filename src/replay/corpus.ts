@@ -1,6 +1,8 @@
+import type { Stats } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { DataError, UsageError } from '../errors.js';
+import { DataError, DevboyError, UsageError } from '../errors.js';
+import { decodeUtf8 } from '../io/utf8.js';
 import { parseJson } from '../json/parse.js';
 import { isJsonObject, type JsonObject } from '../json/types.js';
 import type { CorpusEntry, RecordedExchange } from './exchange.js';
@@ -19,14 +21,56 @@ export interface CorpusFilter {
   project?: string;
 }
 
+/** A recording that could not be read, and why: the file relative to the corpus root. */
+export interface SkippedRecording {
+  file: string;
+  /** Where in the file, when the reader knows. */
+  line?: number;
+  col?: number;
+  reason: string;
+}
+
+/** `file:line:col: reason`, as every devboy error names a place. */
+export function skippedText(s: SkippedRecording): string {
+  return `${s.file}${s.line !== undefined ? `:${s.line}${s.col !== undefined ? `:${s.col}` : ''}` : ''}: ${s.reason}`;
+}
+
+export interface CorpusScan {
+  projects: CorpusProject[];
+  skipped: SkippedRecording[];
+}
+
+/** One recording's file may be at most this large: the largest public API page is a few MB. */
+export const MAX_RECORDING_BYTES = 64 * 1024 * 1024;
+
 /**
  * Read `<dir>/<provider>/<project>/*.json`. Provider and project come from the folder names, as
  * the corpus README defines them. Folders with no project folders inside (LICENSES) yield nothing.
+ * Throws on the first recording that cannot be read (see scanCorpus for a reader that goes on).
  */
 export async function readCorpus(dir: string, filter: CorpusFilter = {}): Promise<CorpusProject[]> {
-  const projects: CorpusProject[] = [];
-  for (const ref of await listCorpusProjects(dir, filter)) projects.push(await readCorpusProject(dir, ref));
+  const { projects, skipped } = await scanCorpus(dir, filter);
+  const first = skipped[0];
+  if (first) throw new DataError(first.reason, { file: join(dir, first.file), ...lineCol(first) });
   return projects;
+}
+
+/**
+ * Like readCorpus, but a recording that cannot be read (not a regular file, a symlink loop, empty,
+ * binary, truncated, not a recorded exchange) is listed as skipped with the reason, and the rest
+ * is read: one bad file from another tool must not hide a whole corpus.
+ */
+export async function scanCorpus(dir: string, filter: CorpusFilter = {}): Promise<CorpusScan> {
+  const listing = await listCorpusProjects(dir, filter);
+  const projects: CorpusProject[] = [];
+  const skipped: SkippedRecording[] = [];
+  for (const ref of listing.projects) {
+    const read = await readCorpusProject(dir, ref);
+    skipped.push(...read.skipped);
+    if (read.project) projects.push(read.project);
+  }
+  skipped.push(...listing.skipped);
+  return { projects, skipped };
 }
 
 /** A project folder of a corpus and its recording files, not read yet. */
@@ -37,30 +81,64 @@ export interface CorpusProjectRef {
   files: string[];
 }
 
-/** The project folders readCorpus would read, in its order, without reading any recording. */
-export async function listCorpusProjects(dir: string, filter: CorpusFilter = {}): Promise<CorpusProjectRef[]> {
+/**
+ * The project folders scanCorpus reads, in its order, without reading any recording (a large corpus
+ * is then read a project at a time), and the folders of providers it does not read (skipped).
+ */
+export async function listCorpusProjects(
+  dir: string,
+  filter: CorpusFilter = {},
+): Promise<{ projects: CorpusProjectRef[]; skipped: SkippedRecording[] }> {
   await requireDirectory(dir);
   const refs: CorpusProjectRef[] = [];
-  for (const provider of filter.providers ?? (await subdirectories(dir))) {
+  const skipped: SkippedRecording[] = [];
+  const known = filter.providers;
+  for (const provider of known ?? (await subdirectories(dir))) {
     if (filter.provider !== undefined && filter.provider !== provider) continue;
     const providerDir = join(dir, provider);
     for (const project of await subdirectories(providerDir)) {
       if (filter.project !== undefined && filter.project !== project) continue;
       const files = (await readdir(join(providerDir, project))).filter((f) => f.endsWith('.json') && !f.startsWith('.')).sort();
-      if (files.length > 0) refs.push({ provider, project, files });
+      refs.push({ provider, project, files });
     }
   }
-  return refs;
+  if (known && filter.provider === undefined) {
+    // Recordings under a provider devboy does not read are named, not silently left out.
+    for (const other of await subdirectories(dir)) {
+      if (known.includes(other) || (await subdirectories(join(dir, other))).length === 0) continue;
+      skipped.push({ file: `${other}/`, reason: `not a provider devboy reads (${known.join(', ')})` });
+    }
+  }
+  return { projects: refs, skipped };
 }
 
-/** Read one listed project's recordings. */
-export async function readCorpusProject(dir: string, ref: CorpusProjectRef): Promise<CorpusProject> {
+/** One listed project's recordings (none when every one was skipped), and those that could not be read. */
+export async function readCorpusProject(
+  dir: string,
+  ref: CorpusProjectRef,
+): Promise<{ project: CorpusProject | undefined; skipped: SkippedRecording[] }> {
   const entries: CorpusEntry[] = [];
+  const skipped: SkippedRecording[] = [];
   for (const name of ref.files) {
     const file = `${ref.provider}/${ref.project}/${name}`;
-    entries.push({ file, exchange: await readExchange(join(dir, file), file) });
+    try {
+      entries.push({ file, exchange: await readExchange(join(dir, file), file) });
+    } catch (err) {
+      if (!(err instanceof DevboyError)) throw err;
+      skipped.push({ file, ...lineCol(err.location), reason: err.message });
+    }
   }
-  return { provider: ref.provider, project: ref.project, entries };
+  return { project: entries.length > 0 ? { provider: ref.provider, project: ref.project, entries } : undefined, skipped };
+}
+
+/** The projects a corpus holds (folder names only; no recording is read), provider by provider. */
+export async function listProjects(dir: string, providers?: readonly string[]): Promise<{ provider: string; project: string }[]> {
+  await requireDirectory(dir);
+  const out: { provider: string; project: string }[] = [];
+  for (const provider of providers ?? (await subdirectories(dir))) {
+    for (const project of await subdirectories(join(dir, provider))) out.push({ provider, project });
+  }
+  return out;
 }
 
 async function requireDirectory(dir: string): Promise<void> {
@@ -72,6 +150,7 @@ async function requireDirectory(dir: string): Promise<void> {
   throw new UsageError('no such corpus directory', { file: dir });
 }
 
+/** Folders inside `dir` (through symlinks); a symlink loop or dangling link is not a folder. */
 async function subdirectories(dir: string): Promise<string[]> {
   let names: string[];
   try {
@@ -82,14 +161,55 @@ async function subdirectories(dir: string): Promise<string[]> {
   const out: string[] = [];
   for (const name of names.sort()) {
     if (name.startsWith('.')) continue;
-    if ((await stat(join(dir, name))).isDirectory()) out.push(name);
+    const info = await stat(join(dir, name)).catch(() => undefined);
+    if (info?.isDirectory()) out.push(name);
   }
   return out;
 }
 
+function lineCol(at: { line?: number | undefined; col?: number | undefined }): { line?: number; col?: number } {
+  return { ...(at.line !== undefined ? { line: at.line } : {}), ...(at.col !== undefined ? { col: at.col } : {}) };
+}
+
+/** A recording's exchange; every failure is a DevboyError whose message says what is wrong (and where in the file). */
 async function readExchange(path: string, file: string): Promise<RecordedExchange> {
-  const value = parseJson(await readFile(path, 'utf8'), path);
-  return validateExchange(value, path, file);
+  const bytes = await readRecordingBytes(path);
+  if (bytes.length === 0) throw new DataError('empty file');
+  // Strict: a binary file, or a tool's recording in another encoding, is named rather than garbled (a BOM is fine).
+  const text = decodeUtf8(bytes, path);
+  return validateExchange(parseJson(text, path), path, file);
+}
+
+/**
+ * The file's bytes, refusing what is not a regular file (a folder named x.json, a FIFO that would
+ * block, a device) and what a symlink cannot resolve to, before opening it.
+ */
+async function readRecordingBytes(path: string): Promise<Buffer> {
+  let info: Stats;
+  try {
+    info = await stat(path);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ELOOP') throw new DataError('a symlink loop');
+    if (code === 'ENOENT') throw new DataError('a symlink to nothing');
+    throw new DataError(`cannot read it (${code ?? String(err)})`);
+  }
+  if (!info.isFile()) throw new DataError(`not a regular file (${kindOf(info)})`);
+  if (info.size > MAX_RECORDING_BYTES)
+    throw new DataError(`${info.size} bytes, over the ${MAX_RECORDING_BYTES / 1024 / 1024} MiB a recording may have`);
+  try {
+    return await readFile(path);
+  } catch (err) {
+    throw new DataError(`cannot read it (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
+  }
+}
+
+function kindOf(info: Stats): string {
+  if (info.isDirectory()) return 'a folder';
+  if (info.isFIFO()) return 'a FIFO';
+  if (info.isSocket()) return 'a socket';
+  if (info.isCharacterDevice() || info.isBlockDevice()) return 'a device';
+  return 'not a file';
 }
 
 /** Check the shape of one recording; errors name the file and the missing part. */
@@ -97,14 +217,17 @@ export function validateExchange(value: unknown, path: string, file = path): Rec
   const fail = (what: string): never => {
     throw new DataError(`not a recorded exchange: ${what}`, { file: path });
   };
-  if (!isJsonObject(value)) return fail('expected a JSON object');
+  const kind = (v: unknown) => (v === undefined ? 'missing' : `${v === null ? 'null' : Array.isArray(v) ? 'an array' : `a ${typeof v}`}`);
+  const want = (name: string, v: unknown, type: string): never =>
+    fail(`"${name}" must be ${type}, ${v === undefined ? 'it is missing' : `got ${kind(v)}`}`);
+  if (!isJsonObject(value)) return fail(`expected a JSON object, got ${kind(value)}`);
   const request = value['request'];
   const response = value['response'];
-  if (!isJsonObject(request)) return fail('missing "request"');
-  if (typeof request['method'] !== 'string') return fail('missing "request.method"');
-  if (typeof request['url'] !== 'string') return fail('missing "request.url"');
-  if (!isJsonObject(response)) return fail('missing "response"');
-  if (typeof response['status'] !== 'number') return fail('missing "response.status"');
+  if (!isJsonObject(request)) return want('request', request, 'an object');
+  if (typeof request['method'] !== 'string') return want('request.method', request['method'], 'a string');
+  if (typeof request['url'] !== 'string') return want('request.url', request['url'], 'a string');
+  if (!isJsonObject(response)) return want('response', response, 'an object');
+  if (typeof response['status'] !== 'number') return want('response.status', response['status'], 'a number');
   const headers = response['headers'] ?? {};
   if (!isJsonObject(headers) || Object.values(headers).some((v) => typeof v !== 'string'))
     return fail('"response.headers" must map names to strings');

@@ -1,26 +1,29 @@
-import type { RegressionReport } from '../benchmark/regression.js';
 import type { BenchmarkResult } from '../benchmark/schema.js';
+import type { Comparison } from '../compare/compare.js';
 
-/** What an exporter renders: a benchmark result, and the regression gate's verdict when there was one. */
+/** What a benchmark exporter renders: a result, and its comparison with a baseline when there was one. */
 export interface ReportInput {
   result: BenchmarkResult;
-  regression?: RegressionReport;
+  comparison?: Comparison;
 }
 
 export interface RenderOptions {
   /** ANSI emphasis (a terminal that is a TTY, NO_COLOR unset). */
   color?: boolean;
+  /** Every dataset and every lossy cell, not only the summary (the table's `--details`). */
+  details?: boolean;
 }
 
 /**
- * One way to show a result (as hyperfine keeps its exporters): result in, text out. Exporters
- * measure nothing and print nothing; the command decides where the text goes.
+ * One way to show a result (as hyperfine keeps its exporters): input in, text out. Exporters
+ * measure nothing and print nothing; the command decides where the text goes. Benchmark results
+ * (`ReportInput`) and comparisons (`Comparison`) each have their own map of exporters.
  */
-export interface Exporter {
+export interface Exporter<Input = ReportInput> {
   name: string;
   /** What it is for, for help texts. */
   description: string;
   /** File extension of its output, with the dot. */
   extension: string;
-  render(input: ReportInput, options?: RenderOptions): string;
+  render(input: Input, options?: RenderOptions): string;
 }

@@ -5,10 +5,12 @@ import { sectionName } from './gcf-row-writer.js';
 
 /**
  * The rows of a GCF stream written by GcfRowWriter, in order: its sections (`rows`, `rows_2`, ...)
- * decoded by the reference decoder and concatenated.
+ * decoded by the reference decoder and concatenated; none for an empty stream (`## [0]`).
  */
 export function rowsFromGcfStream(text: string): JsonObject[] {
   const doc = gcf.decode(text);
+  // A stream of no rows is an empty root array (GcfRowWriter.close).
+  if (Array.isArray(doc) && doc.length === 0) return [];
   if (!isJsonObject(doc)) throw new DataError('not a devboy GCF row stream (expected sections rows, rows_2, ...)');
   const names = Object.keys(doc);
   const rows: JsonObject[] = [];

@@ -26,7 +26,7 @@ export class GcfRowWriter {
   private sections = 0;
   rows = 0;
 
-  constructor(write: (text: string) => void) {
+  constructor(private readonly write: (text: string) => void) {
     this.encoder = new GenericStreamEncoder({ write });
   }
 
@@ -51,9 +51,14 @@ export class GcfRowWriter {
     this.rows++;
   }
 
-  /** Write the summary trailer: the stream is complete. */
+  /**
+   * Write the summary trailer: the stream is complete. With no rows the encoder writes nothing after
+   * the header, which decodes to {}; an empty root array (`## [0]`, what encodeGeneric([]) writes)
+   * makes it decode to [], the value of an empty input.
+   */
   close(): void {
     this.encoder.close();
+    if (this.rows === 0) this.write('## [0]\n');
   }
 
   private startSection(keys: string[], where: Location): void {

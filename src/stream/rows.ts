@@ -1,5 +1,5 @@
-import { DataError, lineColAt } from '../errors.js';
-import { findJsonError } from '../json/parse.js';
+import { DataError, DevboyError } from '../errors.js';
+import { parseJson } from '../json/parse.js';
 import { isJsonObject, type JsonObject } from '../json/types.js';
 import { JsonArraySplitter } from './json-array-splitter.js';
 import { lineBatches } from './line-batches.js';
@@ -43,14 +43,17 @@ async function* arrayRows(chunks: AsyncIterable<string>, file?: string): AsyncGe
   splitter.end();
 }
 
-/** JSON.parse a piece of text that starts at line:col of the input; errors point into the input. */
+/**
+ * Parse a piece of text that starts at line:col of the input with devboy's strict reader (a number
+ * a double cannot hold or a duplicate key is refused, as in buffered convert); errors point into the input.
+ */
 function parseAt(text: string, line: number, col: number, file?: string): unknown {
   try {
-    return JSON.parse(text);
-  } catch {
-    const { offset, message } = findJsonError(text);
-    const at = lineColAt(text, offset);
-    throw new DataError(`invalid JSON: ${message}`, {
+    return parseJson(text);
+  } catch (err) {
+    if (!(err instanceof DevboyError)) throw err;
+    const at = { line: err.location.line ?? 1, col: err.location.col ?? 1 };
+    throw new DataError(err.message, {
       ...(file !== undefined ? { file } : {}),
       line: line + at.line - 1,
       col: at.line === 1 ? col + at.col - 1 : at.col,

@@ -70,7 +70,7 @@ export async function streamRowsToGcf(input: InputStream, syntax: RowSyntax | un
   const resolved = syntax ?? syntaxFromExtension(input.path) ?? 'auto';
   try {
     await sink.flush();
-    for await (const batch of rowBatches(textChunks(input.stream as AsyncIterable<Buffer>), resolved, input.name)) {
+    for await (const batch of rowBatches(textChunks(input.stream as AsyncIterable<Buffer>, input.name), resolved, input.name)) {
       for (const row of batch) writer.writeRow(row.value, { file: input.name, line: row.line, col: row.col });
       await sink.flush();
       if (sink.gone) return { rows: writer.rows, sections: writer.sectionCount, complete: false };

@@ -2,17 +2,23 @@ import type { Tokenizer, TokenizerName } from './types.js';
 
 type BpeName = Exclude<TokenizerName, 'heuristic'>;
 
-// Special-token text such as "<|endoftext|>" in tool output is ordinary text to count, not an error.
-const AS_TEXT = { disallowedSpecial: new Set<string>() };
-
-/** A real BPE tokenizer from gpt-tokenizer. Each encoding's rank table loads only on first use. */
+/**
+ * A real BPE tokenizer with gpt-tokenizer's tables and counts (special-token text such as
+ * "<|endoftext|>" in tool output is counted as ordinary text) but a merge that stays fast on long
+ * pieces (src/tokens/bpe-counter.ts). Each encoding's rank table loads only on first use.
+ *
+ * From gpt-tokenizer 4.0.0 this uses its rank tables (gpt-tokenizer/bpeRanks/*, the arrays its own
+ * encoding modules pass to GptEncoding), its pre-tokenizing regexes (gpt-tokenizer/encodingParams/constants)
+ * and its UTF-8 check (gpt-tokenizer/utfUtil), all reachable through the package's "./*" export.
+ * They are not in its README, so the version is pinned and test/tokens-bpe-*.test.ts compare every
+ * count against the library's countTokens.
+ */
 export async function loadBpe(name: BpeName): Promise<Tokenizer> {
-  const mod =
-    name === 'o200k_base' ? await import('gpt-tokenizer/encoding/o200k_base') : await import('gpt-tokenizer/encoding/cl100k_base');
-  const countTokens = mod.countTokens as (text: string, options?: object) => number;
-  return {
-    name,
-    estimate: false,
-    count: (text: string) => (text.length === 0 ? 0 : countTokens(text, AS_TEXT)),
-  };
+  const [{ BpeCounter }, { O200K_TOKEN_SPLIT_REGEX, CL100K_TOKEN_SPLIT_REGEX }, ranks] = await Promise.all([
+    import('./bpe-counter.js'),
+    import('gpt-tokenizer/encodingParams/constants'),
+    name === 'o200k_base' ? import('gpt-tokenizer/bpeRanks/o200k_base') : import('gpt-tokenizer/bpeRanks/cl100k_base'),
+  ]);
+  const counter = new BpeCounter(ranks.default, name === 'o200k_base' ? O200K_TOKEN_SPLIT_REGEX : CL100K_TOKEN_SPLIT_REGEX);
+  return { name, estimate: false, count: (text: string) => counter.count(text) };
 }

@@ -1,5 +1,5 @@
-import { DataError } from '../errors.js';
-import { findJsonError } from '../json/parse.js';
+import { DataError, DevboyError } from '../errors.js';
+import { parseJson } from '../json/parse.js';
 import { isJsonObject, type JsonObject, type JsonValue } from '../json/types.js';
 import type { TranscriptEntry } from './types.js';
 
@@ -51,10 +51,15 @@ export function forEachJsonLine(
     if (raw.trim() === '') continue;
     let value: JsonValue;
     try {
-      value = JSON.parse(raw) as JsonValue;
-    } catch {
-      const { offset, message } = findJsonError(raw);
-      throw new DataError(`invalid JSON: ${message}`, { ...(file !== undefined ? { file } : {}), line: i + 1, col: offset + 1 });
+      // devboy's strict reader: a number a double cannot hold or a duplicate key is refused, not changed.
+      value = parseJson(raw);
+    } catch (err) {
+      if (!(err instanceof DevboyError)) throw err;
+      throw new DataError(err.message, {
+        ...(file !== undefined ? { file } : {}),
+        line: i + 1,
+        ...(err.location.col ? { col: err.location.col } : {}),
+      });
     }
     visit(value, i + 1, raw);
   }

@@ -1,3 +1,4 @@
+import { parseJson } from '../json/parse.js';
 import type { JsonValue } from '../json/types.js';
 
 /**
@@ -10,9 +11,10 @@ export function toolTextToOutput(text: string): JsonValue {
   const t = text.trim();
   if ((t.startsWith('{') && t.endsWith('}')) || (t.startsWith('[') && t.endsWith(']'))) {
     try {
-      return JSON.parse(t) as JsonValue;
+      return parseJson(t);
     } catch {
-      // text that only looks like JSON
+      // Text that only looks like JSON, or JSON a JavaScript value would change (a huge number, a
+      // duplicate key): sent as the text it is, so its meaning is kept.
     }
   }
   return text;
@@ -36,7 +38,7 @@ export function argsObject(args: JsonValue | undefined): { [key: string]: JsonVa
   let v = args;
   if (typeof v === 'string') {
     try {
-      v = JSON.parse(v) as JsonValue;
+      v = parseJson(v);
     } catch {
       return { arguments: args as string };
     }

@@ -14,7 +14,7 @@ export interface CliResult {
 
 export interface CliOptions {
   /** Standard input; a run with input is always a subprocess. */
-  input?: string;
+  input?: string | Buffer;
   cwd?: string;
   /** Variables to set; `undefined` removes one. */
   env?: NodeJS.ProcessEnv;

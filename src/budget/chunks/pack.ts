@@ -40,7 +40,10 @@ const MAX_ROUNDS = 8;
 
 /**
  * Split items (in reading order) into consecutive chunks such that every chunk's response — its
- * content, a blank line and the chunk index — is within the budget under the given tokenizer.
+ * content, a blank line and the chunk index — is within the budget under the given tokenizer, in
+ * as few responses as possible: every form of the index that could need fewer is tried, and the
+ * plan with the fewest chunks wins (then the fewest tokens, index included). A detailed index that
+ * costs a response more than a plain one is not worth it to a reader who has to ask for it.
  *
  * Cheap by construction: item sizes are scaled to tokens by the whole text's own ratio, chunks are
  * filled by that guess, each chunk's content is counted once and trimmed or grown by the guess when
@@ -57,8 +60,6 @@ export function packChunks(req: PackRequest): Packed {
   if (whole <= req.budget || n <= 1)
     return { chunks: single, oversized: n === 1 && whole > req.budget ? [{ item: 0, tokens: whole }] : [] };
 
-  const totalSize = req.sizes.reduce((s, x) => s + Math.max(1, x), 0);
-  const share = req.indexShare ?? INDEX_SHARE;
   const rendered = new Map<string, { text: string; tokens: number }>();
   const content = (from: number, to: number) => {
     const key = `${from}:${to}`;
@@ -70,8 +71,50 @@ export function packChunks(req: PackRequest): Packed {
     }
     return r;
   };
-  let formIndex = 0;
-  let guess = evenSplit(n, Math.max(2, Math.ceil(whole / (req.budget * 0.9))));
+  const guess = evenSplit(n, Math.max(2, Math.ceil(whole / (req.budget * 0.9))));
+  let best = packFrom(req, 0, guess, whole, content);
+  let bestCost = planCost(req, best, content);
+  for (let f = INDEX_FORMS.indexOf(best.form ?? 'detailed') + 1; f < INDEX_FORMS.length; f++) {
+    // No form can take fewer responses than the content alone needs with an empty index.
+    if (best.chunks.length <= Math.ceil(whole / req.budget)) break;
+    const other = packFrom(req, f, best.chunks, whole, content);
+    const cost = planCost(req, other, content);
+    if (other.form !== INDEX_FORMS[f]) continue;
+    if (cost.responses < bestCost.responses || (cost.responses === bestCost.responses && cost.tokens < bestCost.tokens)) {
+      best = other;
+      bestCost = cost;
+    }
+  }
+  return best;
+}
+
+/** Responses a plan needs (oversized items count as one each here) and the tokens they take. */
+function planCost(
+  req: PackRequest,
+  packed: Packed,
+  content: (from: number, to: number) => { text: string; tokens: number },
+): { responses: number; tokens: number } {
+  const index = packed.form ? indexTokens(req, packed.chunks, packed.form) : 0;
+  let tokens = 0;
+  for (const c of packed.chunks) tokens += content(c.offset, c.offset + c.limit).tokens + index;
+  return { responses: packed.chunks.length, tokens };
+}
+
+/**
+ * Pack starting from index form `startForm`, moving to a shorter form when the index takes more
+ * than its share of the budget or (mustFit) an item cannot fit beside it.
+ */
+function packFrom(
+  req: PackRequest,
+  startForm: number,
+  guessChunks: ChunkRange[],
+  whole: number,
+  content: (from: number, to: number) => { text: string; tokens: number },
+): Packed {
+  const totalSize = req.sizes.reduce((s, x) => s + Math.max(1, x), 0);
+  const share = req.indexShare ?? INDEX_SHARE;
+  let formIndex = startForm;
+  let guess = guessChunks;
   let reserve = indexTokens(req, guess, INDEX_FORMS[formIndex]!);
   // Pick the form from the guessed chunk count first, so that filling usually happens once.
   while (formIndex < INDEX_FORMS.length - 1 && reserve > share * req.budget) reserve = indexTokens(req, guess, INDEX_FORMS[++formIndex]!);

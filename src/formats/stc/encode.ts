@@ -1,19 +1,30 @@
 /**
  * Canonical STC encoder (docs/formats/stc.md, section 4). One output per input, byte for byte.
  *
- * Output goes into one string with `+=`: V8 builds a rope and flattens it once at the end, which
- * keeps encoding linear in the output size (no per-level joins of intermediate strings).
+ * Output goes through `Output` (output.ts), which keeps the live state small while encoding; the
+ * reasons and measurements are there.
  */
 
 import { DataError } from '../../errors.js';
 import type { JsonValue } from '../../json/types.js';
-import { depthMessage, isScalar, keyText, MAX_DEPTH, ROW_SEPARATOR } from './syntax.js';
+import { Output } from './output.js';
+import { depthMessage, isScalar, MAX_DEPTH, ROW_SEPARATOR } from './syntax.js';
+
+const COMMA = 0x2c;
+const COLON = 0x3a;
+const OPEN_BRACE = 0x7b;
+const CLOSE_BRACE = 0x7d;
+const CLOSE_BRACKET = 0x5d;
 
 /** Encode a JSON value as canonical STC. Throws DataError on non-JSON input or nesting beyond MAX_DEPTH. */
 export function encodeStc(value: JsonValue): string {
   const encoder = new Encoder();
-  encoder.value(value, 0);
-  return encoder.out;
+  try {
+    encoder.value(value, 0);
+    return encoder.out.finish();
+  } finally {
+    encoder.out.release();
+  }
 }
 
 /** The keys shared by every object of `items` when the array qualifies as a table, else null. */
@@ -50,16 +61,16 @@ function isObject(value: unknown): value is Record<string, unknown> {
 }
 
 class Encoder {
-  out = '';
-  // Keys repeat across the objects of a response; deciding identifier-or-quoted once per key pays off.
-  private readonly keys = new Map<string, string>();
+  readonly out = new Output();
+  /** The quoted form of each non-identifier key met so far: keys repeat across the objects of a response. */
+  private readonly quotedKeys = new Map<string, string>();
 
   /** `level` counts the containers around `v`; a container inside them is at level + 1. */
   value(v: unknown, level: number): void {
     if (isScalar(v)) {
       this.scalar(v);
     } else if (Array.isArray(v)) {
-      this.array(v, level + 1, '');
+      this.array(v, level + 1, false);
     } else if (isObject(v)) {
       this.object(v, level + 1);
     } else {
@@ -68,33 +79,33 @@ class Encoder {
   }
 
   private scalar(v: string | number | boolean | null): void {
-    if (typeof v === 'number' && !Number.isFinite(v)) {
-      throw new DataError(`cannot encode ${v} as STC: not a JSON number`);
+    if (typeof v === 'string') {
+      this.out.jsonString(v);
+    } else if (typeof v === 'number') {
+      if (!Number.isFinite(v)) throw new DataError(`cannot encode ${v} as STC: not a JSON number`);
+      this.out.number(v);
+    } else {
+      this.out.latin1(v === null ? 'null' : v ? 'true' : 'false');
     }
-    this.out += JSON.stringify(v);
   }
 
-  private key(k: string): string {
-    let text = this.keys.get(k);
-    if (text === undefined) {
-      text = keyText(k);
-      this.keys.set(k, text);
-    }
-    return text;
+  private key(k: string): void {
+    this.out.key(k, this.quotedKeys);
   }
 
-  /** `sep` is what goes before a non-counted array: ':' after a key, nothing at the root or in a list. */
-  private array(items: unknown[], level: number, sep: string): void {
+  /** `member`: the array is a member's value, so a non-counted form needs ':' after the key. */
+  private array(items: unknown[], level: number, member: boolean): void {
     if (level > MAX_DEPTH) throw new DataError(depthMessage());
+    const { out } = this;
     const n = items.length;
     if (n === 0) {
-      this.out += sep + '[]';
+      out.latin1(member ? ':[]' : '[]');
       return;
     }
     if (allScalars(items)) {
-      this.out += `[${n}]:`;
+      out.latin1(`[${n}]:`);
       for (let i = 0; i < n; i++) {
-        if (i > 0) this.out += ',';
+        if (i > 0) out.char(COMMA);
         this.scalar(items[i] as string | number | boolean | null);
       }
       return;
@@ -104,25 +115,29 @@ class Encoder {
       this.table(items as Record<string, unknown>[], fields, level);
       return;
     }
-    this.out += sep + '[';
+    out.latin1(member ? ':[' : '[');
     for (let i = 0; i < n; i++) {
-      if (i > 0) this.out += ',';
+      if (i > 0) out.char(COMMA);
       this.value(items[i], level);
     }
-    this.out += ']';
+    out.char(CLOSE_BRACKET);
   }
 
   private table(rows: Record<string, unknown>[], fields: string[], level: number): void {
     // The row objects sit one level below the array, exactly as in the JSON value.
     if (level + 1 > MAX_DEPTH) throw new DataError(depthMessage());
-    let header = `[${rows.length}]{`;
-    for (let j = 0; j < fields.length; j++) header += (j > 0 ? ',' : '') + this.key(fields[j]!);
-    this.out += header + '}:';
+    const { out } = this;
+    out.latin1(`[${rows.length}]{`);
+    for (let j = 0; j < fields.length; j++) {
+      if (j > 0) out.char(COMMA);
+      this.key(fields[j]!);
+    }
+    out.latin1('}:');
     for (let i = 0; i < rows.length; i++) {
-      if (i > 0) this.out += ROW_SEPARATOR;
+      if (i > 0) out.latin1(ROW_SEPARATOR);
       const row = rows[i]!;
       for (let j = 0; j < fields.length; j++) {
-        if (j > 0) this.out += ',';
+        if (j > 0) out.char(COMMA);
         this.scalar(row[fields[j]!] as string | number | boolean | null);
       }
     }
@@ -130,23 +145,25 @@ class Encoder {
 
   private object(o: Record<string, unknown>, level: number): void {
     if (level > MAX_DEPTH) throw new DataError(depthMessage());
+    const { out } = this;
     const keys = Object.keys(o);
     if (keys.length === 0) {
-      this.out += '{}';
+      out.latin1('{}');
       return;
     }
-    this.out += '{';
+    out.char(OPEN_BRACE);
     for (let i = 0; i < keys.length; i++) {
       const k = keys[i]!;
       const v = o[k];
-      this.out += (i > 0 ? ',' : '') + this.key(k);
+      if (i > 0) out.char(COMMA);
+      this.key(k);
       if (Array.isArray(v)) {
-        this.array(v, level + 1, ':');
+        this.array(v, level + 1, true);
       } else {
-        this.out += ':';
+        out.char(COLON);
         this.value(v, level);
       }
     }
-    this.out += '}';
+    out.char(CLOSE_BRACE);
   }
 }

@@ -1,7 +1,8 @@
 /**
  * Character-level scanning for the STC decoder: whitespace, JSON scalars, identifiers, and errors that
- * carry a line and column. Everything is done with charCodeAt so that no input can make a regular
- * expression backtrack, and so that a scalar's extent is decided by JSON's grammar alone.
+ * carry a line and column. No regular expressions (no input can make one backtrack): charCodeAt, plus
+ * indexOf and JSON.parse on a single string token (see `string`), so that a scalar's extent is decided
+ * by JSON's grammar alone.
  */
 
 import { DataError, lineColAt } from '../../errors.js';
@@ -13,13 +14,21 @@ export const NOT_SCALAR: unique symbol = Symbol('not a scalar');
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
+/** Up to this many characters (quotes included) a JS loop checks a string faster than a JSON.parse call. */
+const SHORT_STRING = 64;
+/** Slots of the identifier cache (a power of two); the corpus's responses use a few hundred distinct keys. */
+const KEY_CACHE_SIZE = 1024;
+/** Texts shorter than this get no cache: setting it up would cost more than it saves. */
+const SMALL_TEXT = 4096;
 
 export class Scanner {
   pos = 0;
   readonly len: number;
+  private readonly keyCache: (string | undefined)[] | null;
 
   constructor(readonly text: string) {
     this.len = text.length;
+    this.keyCache = this.len < SMALL_TEXT ? null : new Array<string | undefined>(KEY_CACHE_SIZE).fill(undefined);
   }
 
   /** Throws DataError located at `at` (default: the current position). */
@@ -56,28 +65,78 @@ export class Scanner {
 
   /** A string, number, true, false or null starting at pos, or NOT_SCALAR (pos unchanged). */
   scalar(): JsonPrimitive | typeof NOT_SCALAR {
-    const c = this.text.charCodeAt(this.pos);
+    const { text, pos } = this;
+    const c = text.charCodeAt(pos);
     if (c === QUOTE) return this.string();
     if (c === 0x2d || (c >= 0x30 && c <= 0x39)) return this.number();
-    if (c === 0x74 && this.text.startsWith('true', this.pos)) {
-      this.pos += 4;
+    // Compared code by code: a startsWith call per literal costs more than the comparisons.
+    if (c === 0x74 && text.charCodeAt(pos + 1) === 0x72 && text.charCodeAt(pos + 2) === 0x75 && text.charCodeAt(pos + 3) === 0x65) {
+      this.pos = pos + 4;
       return true;
     }
-    if (c === 0x66 && this.text.startsWith('false', this.pos)) {
-      this.pos += 5;
+    if (
+      c === 0x66 &&
+      text.charCodeAt(pos + 1) === 0x61 &&
+      text.charCodeAt(pos + 2) === 0x6c &&
+      text.charCodeAt(pos + 3) === 0x73 &&
+      text.charCodeAt(pos + 4) === 0x65
+    ) {
+      this.pos = pos + 5;
       return false;
     }
-    if (c === 0x6e && this.text.startsWith('null', this.pos)) {
-      this.pos += 4;
+    if (c === 0x6e && text.charCodeAt(pos + 1) === 0x75 && text.charCodeAt(pos + 2) === 0x6c && text.charCodeAt(pos + 3) === 0x6c) {
+      this.pos = pos + 4;
       return null;
     }
     return NOT_SCALAR;
   }
 
-  /** A JSON string at pos (which holds the opening quote). */
+  /**
+   * A JSON string at pos (which holds the opening quote).
+   *
+   * The closing quote is found with indexOf, which V8 runs natively, and the content is then checked by
+   * JSON.parse (long or escaped strings) or one pass over a short span. Any failure, wherever it is, goes
+   * to `checkedString`, which scans from the opening quote character by character and throws the first
+   * error it meets: the fast path decides nothing about errors, so messages and positions cannot change.
+   * Why the two paths agree on valid strings: in a valid string every backslash run pairs up, so the
+   * closing quote is the first quote after an even run of backslashes, which is the quote found here; and
+   * JSON.parse accepts exactly JSON's string grammar, which is STC's.
+   */
   string(): string {
-    const { text, len } = this;
+    const { text } = this;
     const start = this.pos;
+    let end = text.indexOf('"', start + 1);
+    while (end > 0 && text.charCodeAt(end - 1) === BACKSLASH) {
+      let run = end - 1;
+      while (text.charCodeAt(run - 1) === BACKSLASH) run--;
+      if ((end - run) % 2 === 0) break;
+      end = text.indexOf('"', end + 1);
+    }
+    if (end < 0) return this.checkedString(start);
+    if (end - start <= SHORT_STRING) {
+      let i = start + 1;
+      for (; i < end; i++) {
+        const c = text.charCodeAt(i);
+        if (c < 0x20 || c === BACKSLASH) break;
+      }
+      if (i === end) {
+        this.pos = end + 1;
+        return text.slice(start + 1, end);
+      }
+    }
+    let value: string;
+    try {
+      value = JSON.parse(text.slice(start, end + 1)) as string;
+    } catch {
+      return this.checkedString(start);
+    }
+    this.pos = end + 1;
+    return value;
+  }
+
+  /** The reference string scanner: validates every character and throws at the first one that does not fit. */
+  private checkedString(start: number): string {
+    const { text, len } = this;
     let i = start + 1;
     let escaped = false;
     for (;;) {
@@ -161,15 +220,35 @@ export class Scanner {
     return v;
   }
 
-  /** An identifier key at pos, or null when pos does not start one. */
+  /**
+   * An identifier key at pos, or null when pos does not start one.
+   *
+   * Keys repeat in every object of a response. A slice would allocate a new string per occurrence, which
+   * V8 must then hash and look up in its string table to use as a property name; the cache hands back
+   * the string made for the first occurrence, found by a hash computed during the scan.
+   */
   identifier(): string | null {
     const { text, len } = this;
     const start = this.pos;
-    if (!isIdentStart(text.charCodeAt(start))) return null;
+    let c = text.charCodeAt(start);
+    if (!isIdentStart(c)) return null;
+    let hash = c;
     let i = start + 1;
-    while (i < len && isIdentPart(text.charCodeAt(i))) i++;
+    while (i < len) {
+      c = text.charCodeAt(i);
+      if (!isIdentPart(c)) break;
+      hash = (Math.imul(hash, 31) + c) | 0;
+      i++;
+    }
     this.pos = i;
-    return text.slice(start, i);
+    const cache = this.keyCache;
+    if (cache === null) return text.slice(start, i);
+    const slot = hash & (KEY_CACHE_SIZE - 1);
+    const cached = cache[slot];
+    if (cached !== undefined && cached.length === i - start && text.startsWith(cached, start)) return cached;
+    const key = text.slice(start, i);
+    cache[slot] = key;
+    return key;
   }
 
   /** `line:col` of an offset, for messages that point back at an earlier place. */

@@ -7,7 +7,7 @@ import { parseLinkHeader } from '../link-header.js';
 import type { ModelItem } from '../../model/index.js';
 import type { CallResult, ClientOptions, EndpointCall, PagingPolicy, ProviderClient } from '../types.js';
 import { githubSortInfo } from './endpoints.js';
-import { githubComment, githubFile, githubIssue, githubPull, githubReviewThreads, isPullRequestItem } from './normalize.js';
+import { githubComment, githubFile, githubIssue, githubIssues, githubPull, githubReviewThreads, isPullRequestItem } from './normalize.js';
 import { githubPagination, type GithubPage } from './pagination.js';
 import { github } from './provider.js';
 
@@ -71,12 +71,12 @@ async function runCall(
       return list(() => octokit.rest.issues.listForRepo({ ...base, ...q }), {
         what: 'issues',
         skipPullRequests: true,
-        toItems: each(githubIssue),
+        toItems: githubIssues,
       });
     case 'search_issues':
       return list(
         () => octokit.request(searchRoute(query['q']), omit(q, 'q')),
-        { what: 'search results', envelope: true, skipPullRequests: true, toItems: each(githubIssue) },
+        { what: 'search results', envelope: true, skipPullRequests: true, toItems: githubIssues },
         'GitHub search is not available here',
       );
     case 'pulls':

@@ -35,10 +35,28 @@ export function isPullRequestItem(value: JsonValue): boolean {
   return typeof value === 'object' && value !== null && !Array.isArray(value) && 'pull_request' in value;
 }
 
-export function githubIssue(value: JsonValue): Issue {
+/**
+ * A list of issues. Keys are `gh#N`, unless the list spans several repositories (a search across
+ * repositories): then every key names its repository, `owner/repo#N`, so no two items share a key.
+ */
+export function githubIssues(raw: readonly JsonValue[]): Issue[] {
+  const repos = new Set(raw.map(repositoryOf));
+  const qualify = repos.size > 1;
+  return raw.map((v) => githubIssue(v, qualify));
+}
+
+/** `owner/repo` from an issue's `repository_url` (https://api.github.com/repos/OWNER/REPO), if it has one. */
+function repositoryOf(value: JsonValue): string | undefined {
+  const url = value !== null && typeof value === 'object' && !Array.isArray(value) ? value['repository_url'] : undefined;
+  return typeof url === 'string' ? /\/repos\/([^/]+\/[^/]+)\/?$/.exec(url)?.[1] : undefined;
+}
+
+export function githubIssue(value: JsonValue, qualify = false): Issue {
   const o = asObject(value, 'an issue');
+  const number = reqString(o, 'number', 'an issue');
+  const repo = qualify ? repositoryOf(value) : undefined;
   return compact<Issue>({
-    key: `gh#${reqString(o, 'number', 'an issue')}`,
+    key: repo ? `${repo}#${number}` : `gh#${number}`,
     title: reqString(o, 'title', 'an issue'),
     description: optString(o, 'body'),
     state: optString(o, 'state') ?? 'open',

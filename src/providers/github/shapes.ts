@@ -1,5 +1,5 @@
 import { each, has, str, type ItemShape } from '../item-shape.js';
-import { githubComment, githubFile, githubIssue, githubPull, githubReviewThreads } from './normalize.js';
+import { githubComment, githubFile, githubIssues, githubPull, githubReviewThreads, isPullRequestItem } from './normalize.js';
 
 /** GitHub payloads, by the fields only they have: `head`/`base`, `user`, `filename`, `diff_hunk`. */
 export const GITHUB_SHAPES: readonly ItemShape[] = [
@@ -16,7 +16,10 @@ export const GITHUB_SHAPES: readonly ItemShape[] = [
     provider: 'github',
     kind: 'issues',
     aligned: true,
-    normalize: each(githubIssue),
+    normalize: githubIssues,
+    // GitHub's issue lists also return pull requests; devboy reads those from the pulls endpoint, so
+    // they are not issues here: the same rule as the client's (docs/providers.md).
+    drop: isPullRequestItem,
     test: (o) => has(o, 'number', 'title') && (has(o, 'user') || has(o, 'html_url')),
   },
   {

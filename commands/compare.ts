@@ -1,0 +1,58 @@
+import { Args, Flags } from '@oclif/core';
+import { DevboyCommand } from '../src/cli/base-command.js';
+
+export default class Compare extends DevboyCommand {
+  static override summary = 'Compare two saved benchmark results: what changed, and whether it regressed.';
+
+  static override description = `Reads two saved results (schema devboy.benchmark/1: benchmark --json, --export-json or
+devboy merge) and matches their rows by identity (provider, project, dataset, label, level, format,
+tokenizer). Prints the verdict, a summary per format and level (tokens under each tokenizer, pages,
+round trips, rows added or removed), then every row that regressed or improved, once, with its
+tokenizers side by side, then timing (flagged only when outside both runs' spread; never fails).
+Only BASE rows inside HEAD's scope are compared, so a narrowed HEAD can be checked against a full BASE.
+--markdown is for $GITHUB_STEP_SUMMARY and PR comments (with a Mermaid chart); --json is schema
+devboy.compare/1 (docs/ci.md).
+
+Exit codes: 0 no regression; 1 a token count grew more than --max-regression, a row stopped
+round-tripping or a BASE row is missing from HEAD (or a file is not a result); 2 usage.`;
+
+  static override examples = [
+    '<%= config.bin %> compare results/baseline.json run.json',
+    '<%= config.bin %> compare base.json head.json --markdown >> "$GITHUB_STEP_SUMMARY"',
+    '<%= config.bin %> compare base.json head.json --json --max-regression 1',
+  ];
+
+  static override args = {
+    base: Args.string({ description: 'the result to compare against (a committed baseline, the base branch)', required: true }),
+    head: Args.string({ description: 'the result to judge (this change)', required: true }),
+  };
+
+  static override flags = {
+    json: Flags.boolean({ description: 'print the comparison as JSON (schema devboy.compare/1)', exclusive: ['markdown'] }),
+    markdown: Flags.boolean({ description: 'print Markdown (CI job summaries, PR comments)' }),
+    'max-regression': Flags.string({ description: 'largest tolerated token growth per row, in percent', default: '0.5' }),
+  };
+
+  async run(): Promise<void> {
+    const { args, flags } = await this.parse(Compare);
+    const maxRegression = Number(flags['max-regression']);
+    if (!Number.isFinite(maxRegression) || maxRegression < 0)
+      this.error(`--max-regression must be a non-negative number of percent, got '${flags['max-regression']}'`, { exit: 2 });
+    const [{ readBenchmarkResult }, { compareResults }, { COMPARE_EXPORTERS }] = await Promise.all([
+      import('../src/benchmark/read-result.js'),
+      import('../src/compare/compare.js'),
+      import('../src/report/index.js'),
+    ]);
+    const base = await readBenchmarkResult(args.base);
+    const head = await readBenchmarkResult(args.head);
+    const comparison = compareResults(base, head, { maxRegression: maxRegression / 100 });
+    const exporter = COMPARE_EXPORTERS[flags.json ? 'json' : flags.markdown ? 'markdown' : 'table'];
+    await this.writeStdout(exporter.render(comparison));
+    // Markdown and JSON usually go to a file or a job summary; the verdict still reaches the log.
+    if (flags.json || flags.markdown) {
+      const { compareView } = await import('../src/report/compare-view.js');
+      this.writeStderr(`devboy compare: ${compareView(comparison).verdict}\n`);
+    }
+    if (!comparison.passed) process.exitCode = 1;
+  }
+}

@@ -1,0 +1,52 @@
+import { Args, Flags } from '@oclif/core';
+import { DevboyCommand } from '../src/cli/base-command.js';
+import { writeFileAtomic } from '../src/io/atomic-write.js';
+
+export default class Merge extends DevboyCommand {
+  static override summary = 'Merge benchmark results of one split run (CI matrix jobs) into one result.';
+
+  static override description = `Reads saved results (schema devboy.benchmark/1), one per job of a CI matrix that split a
+benchmark by provider, project or repository, and writes one result with every dataset and row, as
+one run would have (the heuristic's bias recomputed over all rows) and "merged_from" naming each
+input's file and source. Refuses, with one line, results of different devboy versions, tokenizers,
+format implementations or settings, a mix of live and recorded runs, and a dataset measured twice.
+Pass the result to devboy compare. CI use: docs/ci.md.
+
+Exit codes: 0 ok; 1 a file is not a result or the results cannot be merged; 2 usage.`;
+
+  static override examples = [
+    '<%= config.bin %> merge devboy-github.json devboy-gitlab.json devboy-jira.json -o devboy-head.json',
+    '<%= config.bin %> merge parts/*.json -o all.json && <%= config.bin %> compare results/baseline.json all.json',
+  ];
+
+  static override strict = false;
+
+  static override args = {
+    files: Args.string({
+      description: 'result files (benchmark --export-json), in the order their datasets should appear',
+      required: true,
+    }),
+  };
+
+  static override flags = {
+    output: Flags.string({ char: 'o', description: 'write the merged result to this file (atomically) instead of standard output' }),
+  };
+
+  async run(): Promise<void> {
+    const { argv, flags } = await this.parse(Merge);
+    const [{ readBenchmarkResult }, { mergeResults }, { EXPORTERS }] = await Promise.all([
+      import('../src/benchmark/read-result.js'),
+      import('../src/merge/merge.js'),
+      import('../src/report/index.js'),
+    ]);
+    const parts = [];
+    for (const file of argv as string[]) parts.push(await readBenchmarkResult(file));
+    const merged = mergeResults(parts);
+    const text = EXPORTERS.json.render({ result: merged });
+    if (flags.output) await writeFileAtomic(flags.output, text);
+    else await this.writeStdout(text);
+    this.writeStderr(
+      `devboy merge: ${parts.length} results, ${merged.datasets.length} datasets, ${merged.rows.length} rows${flags.output ? ` -> ${flags.output}` : ''}\n`,
+    );
+  }
+}

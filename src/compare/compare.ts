@@ -1,0 +1,343 @@
+import type { BenchmarkResult, BenchmarkRow, BenchmarkSourceInfo } from '../benchmark/schema.js';
+import type { FormatName } from '../formats/types.js';
+import { roundFraction } from '../metadata/format-metadata.js';
+import type { TokenizerName } from '../tokens/types.js';
+import type { Level } from '../trim/levels.js';
+import { compareTiming, type TimingComparison } from './timing.js';
+
+export const COMPARE_SCHEMA = 'devboy.compare/1';
+
+/** Largest tolerated growth of a token count, as a fraction: 0.005 = 0.5%. */
+export const DEFAULT_MAX_REGRESSION = 0.005;
+
+export interface NamedResult {
+  /** How the report names the run: the file it was read from, or `this run`. */
+  file: string;
+  result: BenchmarkResult;
+}
+
+/** What the report says about each side, so a reader knows what was compared with what. */
+export interface RunInfo {
+  file: string;
+  devboy: string;
+  source: BenchmarkSourceInfo;
+  /** Results it was merged from (devboy merge), when it was. */
+  merged_parts?: number;
+  datasets: number;
+  rows: number;
+  runs: number;
+  budget: number;
+  tokenizers: TokenizerName[];
+}
+
+/** A dataset at a level in a format: one benchmark row per tokenizer. Reports show it once. */
+export interface EntryId {
+  provider: BenchmarkRow['provider'];
+  project: string;
+  dataset: BenchmarkRow['dataset'];
+  label: string;
+  level: Level;
+  format: FormatName;
+}
+
+export interface Change {
+  base: number;
+  head: number;
+  /** head / base - 1, six decimals; null when base is 0 and head is not. */
+  change: number | null;
+}
+
+/** An entry's tokens before and after under every tokenizer both runs have, side by side. */
+export interface EntryChange extends EntryId {
+  tokens: Partial<Record<TokenizerName, Change>>;
+}
+
+export interface RoundTripChange extends EntryId {
+  /** The head's first difference (lost), or the base's (regained). */
+  reason: string;
+}
+
+export interface EntryRows extends EntryId {
+  tokenizers: TokenizerName[];
+}
+
+/** One format at one level under one tokenizer, summed over the rows both runs have. */
+export interface CellSummary {
+  format: FormatName;
+  level: Level;
+  tokenizer: TokenizerName;
+  compared: number;
+  tokens: Change;
+  pages: { base: number; head: number };
+  /** Rows whose tokens grew (regressions) or shrank (improvements) beyond the tolerance. */
+  regressions: number;
+  improvements: number;
+  lost_round_trips: number;
+  gained_round_trips: number;
+  /** Rows of the base missing from the head, and rows only the head has. */
+  removed: number;
+  added: number;
+}
+
+/** `devboy compare --json`, and `regression` in a benchmark result run with --baseline (docs/ci.md). */
+export interface Comparison {
+  schema: typeof COMPARE_SCHEMA;
+  base: RunInfo;
+  head: RunInfo;
+  max_regression: number;
+  /** False on a token regression beyond max_regression, a lost round trip or a removed row. */
+  passed: boolean;
+  counts: {
+    /** Benchmark rows (one per tokenizer) present in both runs. */
+    rows_compared: number;
+    /** Entries (dataset x level x format) with a row in both runs. */
+    entries_compared: number;
+    /** The rest count entries (dataset x level x format), each once whatever its tokenizers. */
+    regressions: number;
+    improvements: number;
+    lost_round_trips: number;
+    gained_round_trips: number;
+    removed: number;
+    added: number;
+    /** Base rows outside the head's scope (its sources, kinds, levels, formats, tokenizers): not compared. */
+    out_of_scope: number;
+  };
+  /** Differences of versions and settings that a reader needs to weigh the figures. */
+  notes: string[];
+  summary: CellSummary[];
+  regressions: EntryChange[];
+  improvements: EntryChange[];
+  lost_round_trips: RoundTripChange[];
+  gained_round_trips: RoundTripChange[];
+  removed: EntryRows[];
+  added: EntryRows[];
+  timing: TimingComparison;
+}
+
+/**
+ * Match two saved runs row by row (docs/benchmark-schema.md: identity) and say what changed. Only
+ * base rows inside the head's scope are compared, so a narrowed run (one provider or project, some
+ * formats or levels) can be gated against a full baseline; a base row inside it that the head lacks
+ * is removed, and fails the gate like a token regression or a lost round trip.
+ */
+export function compareResults(base: NamedResult, head: NamedResult, options: { maxRegression?: number } = {}): Comparison {
+  const maxRegression = options.maxRegression ?? DEFAULT_MAX_REGRESSION;
+  const inScope = scopeOf(head.result);
+  const headRows = new Map(head.result.rows.map((r) => [rowId(r), r]));
+  const pairs: { base: BenchmarkRow; head: BenchmarkRow }[] = [];
+  const removedRows: BenchmarkRow[] = [];
+  const matched = new Set<string>();
+  let outOfScope = 0;
+  for (const b of base.result.rows) {
+    if (!inScope(b)) {
+      outOfScope++;
+      continue;
+    }
+    const id = rowId(b);
+    const h = headRows.get(id);
+    if (h) {
+      pairs.push({ base: b, head: h });
+      matched.add(id);
+    } else removedRows.push(b);
+  }
+  const addedRows = head.result.rows.filter((r) => !matched.has(rowId(r)));
+
+  let entriesCompared = 0;
+  const regressions: EntryChange[] = [];
+  const improvements: EntryChange[] = [];
+  const lost: RoundTripChange[] = [];
+  const gained: RoundTripChange[] = [];
+  const cells = new Map<string, CellSummary>();
+  const cell = (r: BenchmarkRow): CellSummary => {
+    const key = `${r.format}|${r.level}|${r.tokenizer}`;
+    let c = cells.get(key);
+    if (!c) {
+      c = {
+        format: r.format,
+        level: r.level,
+        tokenizer: r.tokenizer,
+        compared: 0,
+        tokens: { base: 0, head: 0, change: 0 },
+        pages: { base: 0, head: 0 },
+        regressions: 0,
+        improvements: 0,
+        lost_round_trips: 0,
+        gained_round_trips: 0,
+        removed: 0,
+        added: 0,
+      };
+      cells.set(key, c);
+    }
+    return c;
+  };
+
+  for (const [, entryPairs] of groupBy(pairs, (p) => entryKey(p.base))) {
+    const first = entryPairs[0]!;
+    entriesCompared++;
+    const tokens: EntryChange['tokens'] = {};
+    let regressed = false;
+    let improved = false;
+    for (const p of entryPairs) {
+      const change = changeOf(p.base.tokens, p.head.tokens);
+      tokens[p.base.tokenizer] = change;
+      const c = cell(p.base);
+      c.compared++;
+      c.tokens.base += p.base.tokens;
+      c.tokens.head += p.head.tokens;
+      c.pages.base += p.base.pages;
+      c.pages.head += p.head.pages;
+      const grew = change.change === null || change.change > maxRegression;
+      const shrank = change.change !== null && change.change < -maxRegression;
+      if (grew) c.regressions++;
+      if (shrank) c.improvements++;
+      if (p.base.lossless && !p.head.lossless) c.lost_round_trips++;
+      if (!p.base.lossless && p.head.lossless) c.gained_round_trips++;
+      regressed ||= grew;
+      improved ||= shrank;
+    }
+    const id = entryOf(first.base);
+    if (regressed) regressions.push({ ...id, tokens });
+    else if (improved) improvements.push({ ...id, tokens });
+    // Round trips are a property of the encoding, the same under every tokenizer: judged once.
+    if (first.base.lossless && !first.head.lossless) lost.push({ ...id, reason: first.head.lossless_reason ?? 'round trip failed' });
+    if (!first.base.lossless && first.head.lossless) gained.push({ ...id, reason: first.base.lossless_reason ?? 'round trip failed' });
+  }
+  for (const r of removedRows) cell(r).removed++;
+  for (const r of addedRows) cell(r).added++;
+  for (const c of cells.values()) c.tokens.change = changeOf(c.tokens.base, c.tokens.head).change;
+
+  // Biggest effect first: the rows whose tokens moved most (a few percent of a small list is noise).
+  const moved = (e: EntryChange) => Math.max(...Object.values(e.tokens).map((t) => Math.abs(t!.head - t!.base)));
+  regressions.sort((a, b) => moved(b) - moved(a));
+  improvements.sort((a, b) => moved(b) - moved(a));
+
+  const removed = entriesOf(removedRows);
+  const added = entriesOf(addedRows);
+  return {
+    schema: COMPARE_SCHEMA,
+    base: runInfo(base),
+    head: runInfo(head),
+    max_regression: maxRegression,
+    passed: regressions.length === 0 && lost.length === 0 && removed.length === 0,
+    counts: {
+      rows_compared: pairs.length,
+      entries_compared: entriesCompared,
+      regressions: regressions.length,
+      improvements: improvements.length,
+      lost_round_trips: lost.length,
+      gained_round_trips: gained.length,
+      removed: removed.length,
+      added: added.length,
+      out_of_scope: outOfScope,
+    },
+    notes: notesOn(base.result, head.result),
+    summary: orderCells([...cells.values()], base.result, head.result),
+    regressions,
+    improvements,
+    lost_round_trips: lost,
+    gained_round_trips: gained,
+    removed,
+    added,
+    timing: compareTiming(pairs, base.result, head.result),
+  };
+}
+
+/**
+ * What the head run measured: its sources (each part's, for a merged result), dataset kinds, levels,
+ * formats and tokenizers. A corpus run with no provider or project covers every project, so a
+ * project that vanished from the corpus shows up as removed rows, not as out of scope.
+ */
+function scopeOf(head: BenchmarkResult): (r: BenchmarkRow) => boolean {
+  const sources = head.merged_from?.length ? head.merged_from.map((p) => p.source) : [head.source];
+  const kinds = new Set<string>(head.settings.dataset_kinds ?? head.datasets.map((d) => d.dataset));
+  const levels = new Set<string>(head.settings.levels);
+  const formats = new Set<string>(head.settings.formats);
+  const tokenizers = new Set<string>(head.tokenizers.map((t) => t.name));
+  return (r) =>
+    sources.some((s) => (!s.provider || s.provider === r.provider) && (!s.target || s.target === r.project)) &&
+    kinds.has(r.dataset) &&
+    levels.has(r.level) &&
+    formats.has(r.format) &&
+    tokenizers.has(r.tokenizer);
+}
+
+function notesOn(base: BenchmarkResult, head: BenchmarkResult): string[] {
+  const notes: string[] = [];
+  if (base.devboy !== head.devboy) notes.push(`devboy ${base.devboy} -> ${head.devboy}`);
+  const implOf = (xs: { name: string; implementation: string }[]) => new Map(xs.map((x) => [x.name, x.implementation]));
+  for (const [what, b, h] of [
+    ['tokenizer', implOf(base.tokenizers), implOf(head.tokenizers)],
+    ['format', implOf(base.formats), implOf(head.formats)],
+  ] as const) {
+    for (const [name, impl] of h) {
+      const before = b.get(name);
+      if (before !== undefined && before !== impl) notes.push(`${what} ${name}: ${before} -> ${impl}`);
+    }
+  }
+  const bs = base.settings;
+  const hs = head.settings;
+  if (bs.budget !== hs.budget) notes.push(`budget ${bs.budget} -> ${hs.budget} tokens: pages are counted at different budgets`);
+  if (bs.savings_baseline !== hs.savings_baseline) notes.push(`savings baseline ${bs.savings_baseline} -> ${hs.savings_baseline}`);
+  if ((bs.session ?? '') !== (hs.session ?? '')) notes.push(`session ${bs.session ?? 'none'} -> ${hs.session ?? 'none'}`);
+  if (bs.runs !== hs.runs) notes.push(`timed runs ${bs.runs} -> ${hs.runs}`);
+  return notes;
+}
+
+function runInfo({ file, result }: NamedResult): RunInfo {
+  return {
+    file,
+    devboy: result.devboy,
+    source: result.source,
+    ...(result.merged_from?.length ? { merged_parts: result.merged_from.length } : {}),
+    datasets: result.datasets.length,
+    rows: result.rows.length,
+    runs: result.settings.runs,
+    budget: result.settings.budget,
+    tokenizers: result.tokenizers.map((t) => t.name),
+  };
+}
+
+/** Cells in the runs' own order of formats, levels and tokenizers (head's first, then any only the base has). */
+function orderCells(cells: CellSummary[], base: BenchmarkResult, head: BenchmarkResult): CellSummary[] {
+  const rank = (xs: string[]) => {
+    const m = new Map<string, number>();
+    for (const x of xs) if (!m.has(x)) m.set(x, m.size);
+    return (x: string) => m.get(x) ?? m.size;
+  };
+  const f = rank([...head.settings.formats, ...base.settings.formats]);
+  const l = rank([...head.settings.levels, ...base.settings.levels]);
+  const t = rank([...head.tokenizers, ...base.tokenizers].map((x) => x.name));
+  return cells.sort((a, b) => f(a.format) - f(b.format) || l(a.level) - l(b.level) || t(a.tokenizer) - t(b.tokenizer));
+}
+
+function entriesOf(rows: BenchmarkRow[]): EntryRows[] {
+  return [...groupBy(rows, entryKey).values()].map((rs) => ({ ...entryOf(rs[0]!), tokenizers: rs.map((r) => r.tokenizer) }));
+}
+
+export function changeOf(base: number, head: number): Change {
+  if (base === 0) return { base, head, change: head === 0 ? 0 : null };
+  return { base, head, change: roundFraction(head / base - 1) };
+}
+
+function entryOf(r: BenchmarkRow): EntryId {
+  return { provider: r.provider, project: r.project, dataset: r.dataset, label: r.label, level: r.level, format: r.format };
+}
+
+function entryKey(r: EntryId): string {
+  return [r.provider, r.project, r.dataset, r.label, r.level, r.format].join('\u0000');
+}
+
+function rowId(r: BenchmarkRow): string {
+  return `${entryKey(r)}\u0000${r.tokenizer}`;
+}
+
+function groupBy<T>(xs: T[], key: (x: T) => string): Map<string, T[]> {
+  const m = new Map<string, T[]>();
+  for (const x of xs) {
+    const k = key(x);
+    const list = m.get(k);
+    if (list) list.push(x);
+    else m.set(k, [x]);
+  }
+  return m;
+}

@@ -1,0 +1,98 @@
+import { speedByFormat, type SpeedFigure } from '../benchmark/speed.js';
+import type { BenchmarkResult, BenchmarkRow, Spread } from '../benchmark/schema.js';
+import type { FormatName } from '../formats/types.js';
+import type { TokenizerName } from '../tokens/types.js';
+
+export type TimingFlag = 'slower' | 'faster' | null;
+
+export interface TimingChange {
+  format: FormatName;
+  op: 'encode' | 'decode';
+  base: SpeedFigure;
+  head: SpeedFigure;
+  /** head / base - 1 of the summed medians, three decimals. */
+  change: number | null;
+  /** The format's rows, and those whose head spread lies wholly above (slower) or below (faster) the base's. */
+  rows: number;
+  rows_slower: number;
+  rows_faster: number;
+  /**
+   * Set only when the rows holding most of the format's time (weighted by the base's medians) moved
+   * outside both runs' spreads the same way: a change inside them is noise, a count of rows would let
+   * many tiny rows outvote the few that take the time, and a sum of spreads is widened by any one
+   * outlier run.
+   */
+  flag: TimingFlag;
+}
+
+/** Informational: timing never fails the gate (two runs, often two machines). */
+export interface TimingComparison {
+  /** Whose rows the timings are read from (they repeat on every tokenizer's row); null when none is shared. */
+  tokenizer: TokenizerName | null;
+  /** Per format, over the datasets and levels both runs have. */
+  per_format: TimingChange[];
+  rows_compared: number;
+  /** Rows whose encode or decode spreads do not overlap between the runs. */
+  rows_slower: number;
+  rows_faster: number;
+}
+
+export function compareTiming(
+  pairs: readonly { base: BenchmarkRow; head: BenchmarkRow }[],
+  base: BenchmarkResult,
+  head: BenchmarkResult,
+): TimingComparison {
+  const shared = head.tokenizers.map((t) => t.name).find((n) => base.tokenizers.some((t) => t.name === n)) ?? null;
+  const mine = pairs.filter((p) => p.base.tokenizer === shared);
+  const formats = [...new Set(mine.map((p) => p.head.format))];
+  const before = new Map(
+    speedByFormat(
+      mine.map((p) => p.base),
+      formats,
+      shared ?? '',
+    ).map((s) => [s.format, s]),
+  );
+  const after = speedByFormat(
+    mine.map((p) => p.head),
+    formats,
+    shared ?? '',
+  );
+  const perFormat: TimingChange[] = [];
+  for (const a of after) {
+    const b = before.get(a.format)!;
+    const rows = mine.filter((p) => p.head.format === a.format);
+    for (const op of ['encode', 'decode'] as const) {
+      const flags = rows.map((p) => flagOf(p.base[`${op}_spread_ms`], p.head[`${op}_spread_ms`]));
+      const slower = flags.filter((f) => f === 'slower').length;
+      const faster = flags.filter((f) => f === 'faster').length;
+      const weight = (flag: TimingFlag) => rows.reduce((a, p, i) => a + (flags[i] === flag ? p.base[`${op}_ms`] : 0), 0);
+      const total = rows.reduce((a, p) => a + p.base[`${op}_ms`], 0);
+      perFormat.push({
+        format: a.format,
+        op,
+        base: b[op],
+        head: a[op],
+        change: b[op].median_ms > 0 ? Math.round((a[op].median_ms / b[op].median_ms - 1) * 1000) / 1000 : null,
+        rows: rows.length,
+        rows_slower: slower,
+        rows_faster: faster,
+        flag: total > 0 && weight('slower') * 2 > total ? 'slower' : total > 0 && weight('faster') * 2 > total ? 'faster' : null,
+      });
+    }
+  }
+  let slower = 0;
+  let faster = 0;
+  for (const p of mine) {
+    const flags = (['encode', 'decode'] as const).map((op) => flagOf(p.base[`${op}_spread_ms`], p.head[`${op}_spread_ms`]));
+    if (flags.includes('slower')) slower++;
+    if (flags.includes('faster')) faster++;
+  }
+  return { tokenizer: shared, per_format: perFormat, rows_compared: mine.length, rows_slower: slower, rows_faster: faster };
+}
+
+/** Slower when the head's fastest run is slower than the base's slowest; faster the other way round. */
+export function flagOf(base: Spread, head: Spread): TimingFlag {
+  if (head[0] > base[1]) return 'slower';
+  if (head[1] < base[0]) return 'faster';
+  return null;
+}

@@ -1,0 +1,108 @@
+import { biasTable } from '../benchmark/bias.js';
+import type { BenchmarkResult, BenchmarkSourceInfo, MergedPart } from '../benchmark/schema.js';
+import { DataError, UsageError } from '../errors.js';
+import { jsonEqual } from '../json/equal.js';
+
+export interface ResultFile {
+  file: string;
+  result: BenchmarkResult;
+}
+
+/**
+ * Combine the results of one benchmark split across jobs (a CI matrix: one job per provider,
+ * project or repository) into one result, as if one run had measured every dataset. Parts must be
+ * the same measurement: one devboy version, the same tokenizers and format implementations, the
+ * same settings; anything else is refused with one line naming the first difference. A dataset may
+ * come from one part only. `merged_from` keeps each part's file and source; the heuristic's bias,
+ * a sum over all rows, is recomputed.
+ */
+export function mergeResults(parts: readonly ResultFile[]): BenchmarkResult {
+  const first = parts[0];
+  if (!first) throw new UsageError('nothing to merge: give at least one result file');
+  for (const part of parts.slice(1)) assertSameMeasurement(first, part);
+  const kinds = new Set(parts.map((p) => p.result.source.kind));
+  if (kinds.size > 1) {
+    const other = parts.find((p) => p.result.source.kind !== first.result.source.kind)!;
+    throw new DataError(
+      `is a ${other.result.source.kind} run and ${first.file} a ${first.result.source.kind} run: merge recorded and live runs separately`,
+      { file: other.file },
+    );
+  }
+
+  const owner = new Map<string, string>();
+  for (const p of parts) {
+    for (const d of p.result.datasets) {
+      const key = [d.provider, d.project, d.dataset, d.label].join(' ');
+      const seen = owner.get(key);
+      if (seen !== undefined)
+        throw new DataError(`measures ${key}, which ${seen} measured too: a dataset may come from one part only`, { file: p.file });
+      owner.set(key, p.file);
+    }
+  }
+
+  const rows = parts.flatMap((p) => p.result.rows);
+  const provenance: MergedPart[] = parts.flatMap((p) =>
+    // A part that is itself merged passes its own parts on, so provenance stays flat.
+    p.result.merged_from?.length
+      ? p.result.merged_from
+      : [{ file: p.file, source: p.result.source, datasets: p.result.datasets.length, rows: p.result.rows.length }],
+  );
+  const { merged_from: _parts, regression: _regression, ...head } = first.result as BenchmarkResult & { regression?: unknown };
+  return {
+    ...head,
+    source: commonSource(parts.map((p) => p.result.source)),
+    datasets: parts.flatMap((p) => p.result.datasets),
+    heuristic_bias: biasTable(rows),
+    fit: parts.flatMap((p) => p.result.fit),
+    lossy: parts.flatMap((p) => p.result.lossy),
+    merged_from: provenance,
+    rows,
+  };
+}
+
+/** What two parts must share to be one measurement; the first difference is the error. */
+function assertSameMeasurement(a: ResultFile, b: ResultFile): void {
+  const checks: [string, unknown, unknown][] = [
+    ['devboy version', a.result.devboy, b.result.devboy],
+    ...namedList('tokenizer', a.result.tokenizers, b.result.tokenizers),
+    ...namedList('format', a.result.formats, b.result.formats),
+    ...(Object.keys({ ...a.result.settings, ...b.result.settings }) as (keyof BenchmarkResult['settings'])[]).map(
+      (k): [string, unknown, unknown] => [`settings.${k}`, a.result.settings[k], b.result.settings[k]],
+    ),
+    ['session', a.result.session, b.result.session],
+  ];
+  for (const [what, x, y] of checks) {
+    if (!jsonEqual(x ?? null, y ?? null)) {
+      throw new DataError(
+        `${what} is ${describe(y)} but ${a.file} has ${describe(x)}: only results of one devboy version, tokenizers, formats and settings can be merged`,
+        { file: b.file },
+      );
+    }
+  }
+}
+
+/** Names first (a tokenizer or format only one part has), then each entry as a whole (its implementation). */
+function namedList(what: string, a: { name: string }[], b: { name: string }[]): [string, unknown, unknown][] {
+  const names = (xs: { name: string }[]) => xs.map((x) => x.name).join(',');
+  if (names(a) !== names(b)) return [[`${what}s`, names(a), names(b)]];
+  return a.map((x, i): [string, unknown, unknown] => [`${what} ${x.name}`, x, b[i]]);
+}
+
+/** The source all parts share; a field the parts disagree on is dropped (merged_from keeps each). */
+function commonSource(sources: BenchmarkSourceInfo[]): BenchmarkSourceInfo {
+  const [first, ...rest] = sources;
+  const out: BenchmarkSourceInfo = { kind: first!.kind };
+  for (const key of ['corpus', 'provider', 'target'] as const) {
+    const v = first![key];
+    if (v !== undefined && rest.every((s) => s[key] === v)) Object.assign(out, { [key]: v });
+  }
+  return out;
+}
+
+function describe(v: unknown): string {
+  if (v === undefined || v === null) return 'none';
+  if (Array.isArray(v)) return v.join(',');
+  if (typeof v === 'object' && 'implementation' in v) return `'${String(v.implementation)}'`;
+  const text = typeof v === 'object' ? JSON.stringify(v) : String(v);
+  return text.length > 80 ? `${text.slice(0, 79)}…` : text;
+}

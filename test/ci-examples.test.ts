@@ -1,0 +1,59 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { REPO_ROOT } from './helpers/paths.js';
+
+// .ci/run runs the CI examples' own devboy commands on every change, so the examples cannot rot:
+// every `$DEVBOY ...` command of either example must be one .ci/run runs, and .ci/run's gate may
+// run no other. A command is compared up to its redirections and shell connectives (`>`, `|`, `;`,
+// `&&`), where CI systems differ (a job summary file, an artifact).
+
+const read = (...p: string[]) => readFileSync(join(REPO_ROOT, ...p), 'utf8');
+
+function devboyCommands(text: string): Set<string> {
+  const out = new Set<string>();
+  for (const m of text.matchAll(/\$DEVBOY [^\n]*/g)) out.add(m[0].split(/\s*(?:>|\||;|&&)/)[0]!.trim());
+  return out;
+}
+
+const EXAMPLES = ['examples/github-actions/devboy-benchmark.yml', 'examples/gitlab-ci/devboy.gitlab-ci.yml'];
+
+describe('CI examples and .ci/run', () => {
+  const ci = devboyCommands(read('.ci', 'run'));
+
+  it('.ci/run benchmarks, merges and compares with the committed baseline', () => {
+    assert.deepEqual(
+      [...ci].map((c) => c.split(' ')[1]),
+      ['benchmark', 'merge', 'compare'],
+    );
+    assert.match(read('.ci', 'run'), /DEVBOY_BASELINE=results\/baseline\.json/);
+  });
+
+  for (const file of EXAMPLES) {
+    it(`${file}: every devboy command is one .ci/run runs, and it runs no other`, () => {
+      const text = read(file);
+      const commands = devboyCommands(text);
+      assert.ok(commands.size >= 3, file);
+      for (const c of commands) assert.ok(ci.has(c), `${file}: '${c}' is not run by .ci/run`);
+      for (const c of ci) assert.ok(commands.has(c), `.ci/run runs '${c}', which ${file} does not`);
+      assert.match(text, /DEVBOY_BASELINE: results\/baseline\.json/);
+      assert.match(text, /DEVBOY_CORPUS: corpus/);
+    });
+  }
+
+  it('the GitHub workflow writes the report to the job summary and keeps the results as artifacts', () => {
+    const text = read(EXAMPLES[0]!);
+    assert.match(text, /compare [^\n]* --markdown >> "\$GITHUB_STEP_SUMMARY"/);
+    assert.match(text, /pull_request:/);
+    assert.match(text, /matrix:\s+#[^\n]*\n(\s+#[^\n]*\n)*\s+shard: \[github, gitlab, jira\]/);
+    assert.match(text, /actions\/upload-artifact@v4/);
+  });
+
+  it('the GitLab job keeps the Markdown report as an artifact', () => {
+    const text = read(EXAMPLES[1]!);
+    assert.match(text, /--markdown > devboy-report\.md/);
+    assert.match(text, /when: always/);
+    assert.match(text, /- devboy-report\.md/);
+  });
+});

@@ -1,0 +1,131 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import type { BenchmarkResult } from '../src/benchmark/schema.js';
+import type { Comparison } from '../src/compare/compare.js';
+import { runCli } from './helpers/cli.js';
+import { mermaidBlocks, mermaidParse } from './helpers/mermaid.js';
+import { REPO_ROOT } from './helpers/paths.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'devboy-compare-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+const BASELINE = join(REPO_ROOT, 'results', 'baseline.json');
+const baseline: BenchmarkResult = JSON.parse(readFileSync(BASELINE, 'utf8'));
+
+/** The committed baseline, changed: each test judges the committed one (the head) against it. */
+function tightened(change: (r: BenchmarkResult) => void): string {
+  const copy: BenchmarkResult = structuredClone(baseline);
+  change(copy);
+  const file = join(dir, `tightened-${Math.random().toString(36).slice(2)}.json`);
+  writeFileSync(file, JSON.stringify(copy));
+  return file;
+}
+
+/** The issue's case: every Jira TOON row of the baseline 5% cheaper, so the head regressed 5% there. */
+const jiraToon = tightened((b) => {
+  for (const r of b.rows) if (r.provider === 'jira' && r.format === 'toon') r.tokens = Math.floor(r.tokens * 0.95);
+});
+const jiraToonRows = baseline.rows.filter((r) => r.provider === 'jira' && r.format === 'toon');
+
+describe('devboy compare BASE HEAD', () => {
+  it('a run of this checkout against the committed baseline: exit 0, a passing Markdown report', async () => {
+    const run = join(dir, 'run.json');
+    const b = await runCli(['benchmark', '--project', 'betamaxpy__betamax', '--levels', 'minimal', '--runs', '1', '--export-json', run]);
+    assert.equal(b.code, 0, b.stderr);
+    const r = await runCli(['compare', BASELINE, run, '--markdown']);
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    assert.match(
+      r.stdout,
+      /^✅ \*\*Passed\*\*: no token count grew more than 0\.50%, no round trip lost, no row missing \(10 rows compared under 2 tokenizers, 3,700 base rows outside the head's scope\)\.$/m,
+    );
+    assert.match(r.stderr, /^devboy compare: PASSED: /);
+  });
+
+  it('a 5% TOON regression on the Jira corpus: exit 1, the summary first, each row once with both tokenizers', async () => {
+    const r = await runCli(['compare', jiraToon, BASELINE, '--markdown']);
+    assert.equal(r.code, 1, r.stderr);
+    const entries = jiraToonRows.filter((x) => x.tokenizer === 'o200k_base');
+    const md = r.stdout;
+    assert.match(
+      md,
+      new RegExp(`^❌ \\*\\*Failed\\*\\*: ${entries.length} rows grew more than 0\\.50% in tokens \\(1,860 rows compared`, 'm'),
+    );
+    // Ten seconds: verdict, chart and the format x level summary come before any row, and are short.
+    const head = md.slice(0, md.indexOf('### Regressions'));
+    assert.ok(head.split('\n').length < 45, `${head.split('\n').length} lines before the first row`);
+    const summary = head.slice(head.indexOf('### Summary'));
+    assert.deepEqual(
+      [...summary.matchAll(/^\| (\S+) \| (\S+) \| \*\*/gm)].map((m) => `${m[1]} ${m[2]}`),
+      ['toon raw', 'toon full', 'toon standard', 'toon minimal'],
+    );
+    assert.match(summary, /16 other format\/level cells unchanged/);
+    // Each regressed row once (inline or folded), o200k_base and heuristic side by side.
+    const rows = [
+      ...md.matchAll(
+        /^\| jira (\S+) (\S+): (.*?) \| (\S+) \| toon \| ([\d,]+) → ([\d,]+) \(\+[\d.]+%\) \| ([\d,]+) → ([\d,]+) \(\+[\d.]+%\) \|$/gm,
+      ),
+    ];
+    assert.equal(rows.length, entries.length);
+    assert.equal(new Set(rows.map((m) => `${m[3]} ${m[4]}`)).size, entries.length);
+    assert.match(md, /<details><summary>\d+ more<\/summary>/);
+    for (const source of mermaidBlocks(md)) await assert.doesNotReject((await mermaidParse())(source));
+  });
+
+  it('--max-regression: the same change passes above its largest growth and fails below it', async () => {
+    // Floored small counts grew by more than 5% (e.g. 9 -> 8 tokens in the base is +12.5%).
+    const largest = Math.max(...jiraToonRows.map((r) => (r.tokens / Math.floor(r.tokens * 0.95) - 1) * 100));
+    const above = await runCli(['compare', jiraToon, BASELINE, '--max-regression', (largest + 0.01).toFixed(2)]);
+    assert.equal(above.code, 0, above.stdout);
+    assert.match(above.stdout, /^PASSED: /m);
+    assert.match(above.stdout, /^toon +raw /m, 'the change is still shown in the summary');
+    const below = await runCli(['compare', jiraToon, BASELINE, '--max-regression', (largest - 0.01).toFixed(2)]);
+    assert.equal(below.code, 1, below.stdout);
+    assert.match(below.stdout, /^FAILED: \d+ rows? grew more than/m);
+  });
+
+  it('a lost round trip fails; so does a row missing from the head; a regained one and a new row do not', async () => {
+    const lossy = baseline.rows.find((r) => !r.lossless)!;
+    const lost = tightened((b) => {
+      for (const r of b.rows) if (r.label === lossy.label && r.level === lossy.level && r.format === lossy.format) r.lossless = true;
+    });
+    const a = await runCli(['compare', lost, BASELINE]);
+    assert.equal(a.code, 1);
+    assert.match(a.stdout, /^FAILED: 1 row stopped round-tripping/m);
+    assert.match(a.stdout, new RegExp(`^Stopped round-tripping \\(1 row\\)\\n  ${lossy.level} ${lossy.format} `, 'm'));
+
+    const gone = tightened((b) => b.rows.push({ ...b.rows[0]!, label: 'GET /repos/gone/away' }));
+    const m = await runCli(['compare', gone, BASELINE, '--json']);
+    assert.equal(m.code, 1);
+    const c: Comparison = JSON.parse(m.stdout);
+    assert.equal(c.schema, 'devboy.compare/1');
+    assert.deepEqual(
+      c.removed.map((x) => x.label),
+      ['GET /repos/gone/away'],
+    );
+    assert.match(m.stderr, /^devboy compare: FAILED: 1 row is missing/);
+
+    const back = await runCli(['compare', BASELINE, gone]);
+    assert.equal(back.code, 0, back.stdout);
+    assert.match(back.stdout, /1 new/);
+  });
+
+  it('bad input: a file that is not a result exits 1, a missing file and a bad tolerance exit 2, each one line', async () => {
+    const notResult = join(dir, 'not.json');
+    writeFileSync(notResult, '{"schema": "other"}');
+    const cases: [string[], number, RegExp][] = [
+      [['compare', notResult, BASELINE], 1, /not\.json: not a devboy benchmark result/],
+      [['compare', join(dir, 'missing.json'), BASELINE], 2, /missing\.json: no such file/],
+      [['compare', BASELINE, BASELINE, '--max-regression', 'lots'], 2, /--max-regression must be a non-negative number/],
+      [['compare', BASELINE], 2, /head/],
+    ];
+    for (const [args, code, message] of cases) {
+      const r = await runCli(args);
+      assert.equal(r.code, code, `${args.join(' ')}: ${r.stderr}`);
+      assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
+      assert.match(r.stderr, message);
+      assert.equal(r.stdout, '');
+    }
+  });
+});

@@ -1,0 +1,146 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { parseBenchmarkResult } from '../src/benchmark/read-result.js';
+import { rowKey, type BenchmarkResult } from '../src/benchmark/schema.js';
+import { compareResults } from '../src/compare/compare.js';
+import { FIXTURES, REPO_ROOT } from './helpers/paths.js';
+
+// Real results: a run over part of the embedded corpus (test/fixtures/report/small-result.json,
+// 5 datasets x 4 levels x 5 formats x 2 tokenizers) and the committed results/baseline.json.
+const file = join(FIXTURES, 'report', 'small-result.json');
+const result = parseBenchmarkResult(readFileSync(file, 'utf8'), file);
+const clone = (r: BenchmarkResult = result): BenchmarkResult => structuredClone(r);
+const named = (r: BenchmarkResult, name: string) => ({ file: name, result: r });
+const entries = result.rows.length / result.tokenizers.length;
+
+describe('devboy compare (library)', () => {
+  it('a result against itself: passes, every row compared once per tokenizer, nothing listed', () => {
+    const c = compareResults(named(clone(), 'base.json'), named(result, 'head.json'));
+    assert.equal(c.schema, 'devboy.compare/1');
+    assert.equal(c.passed, true);
+    assert.equal(c.counts.rows_compared, result.rows.length);
+    assert.equal(c.counts.entries_compared, entries);
+    for (const k of ['regressions', 'improvements', 'lost_round_trips', 'gained_round_trips', 'removed', 'added', 'out_of_scope'] as const)
+      assert.equal(c.counts[k], 0, k);
+    assert.equal(c.summary.length, result.settings.formats.length * result.settings.levels.length * 2);
+    assert.ok(c.summary.every((x) => x.tokens.change === 0 && x.pages.base === x.pages.head));
+    assert.ok(c.timing.per_format.every((t) => t.flag === null));
+  });
+
+  it('a row that grew under one tokenizer is one regression, with both tokenizers side by side', () => {
+    const base = clone();
+    const row = base.rows.find((r) => r.tokenizer === 'o200k_base' && r.tokens > 1000)!;
+    row.tokens = Math.floor(row.tokens * 0.9);
+    const c = compareResults(named(base, 'base.json'), named(result, 'head.json'));
+    assert.equal(c.passed, false);
+    assert.equal(c.regressions.length, 1);
+    const [e] = c.regressions;
+    assert.deepEqual([e!.label, e!.level, e!.format], [row.label, row.level, row.format]);
+    assert.deepEqual(Object.keys(e!.tokens).sort(), ['heuristic', 'o200k_base']);
+    assert.equal(e!.tokens.o200k_base!.base, row.tokens);
+    assert.equal(e!.tokens.heuristic!.change, 0);
+    const cell = c.summary.find((x) => x.format === row.format && x.level === row.level && x.tokenizer === 'o200k_base')!;
+    assert.equal(cell.regressions, 1);
+  });
+
+  it('--max-regression is the tolerance: 0.4% growth passes at 0.5% and fails at 0.3%', () => {
+    const base = clone();
+    const r = base.rows.find((x) => x.tokens > 10_000)!;
+    r.tokens = Math.ceil(r.tokens / 1.004);
+    assert.equal(compareResults(named(base, 'b'), named(result, 'h'), { maxRegression: 0.005 }).passed, true);
+    assert.equal(compareResults(named(base, 'b'), named(result, 'h'), { maxRegression: 0.003 }).passed, false);
+  });
+
+  it('a lost round trip and a missing row fail; a regained round trip, new rows and improvements do not', () => {
+    const lossy = result.rows.find((r) => !r.lossless)!;
+    const base = clone();
+    const was = base.rows.find((r) => rowKey(r) === rowKey(lossy))!;
+    was.lossless = true;
+    delete was.lossless_reason;
+    base.rows.push({ ...base.rows[0]!, label: 'GET /gone' });
+    const failed = compareResults(named(base, 'b'), named(result, 'h'));
+    assert.equal(failed.passed, false);
+    assert.equal(failed.lost_round_trips.length, 1, 'one entry, though two tokenizer rows lost it');
+    assert.equal(failed.lost_round_trips[0]!.reason, lossy.lossless_reason);
+    assert.deepEqual(
+      failed.removed.map((r) => [r.label, r.tokenizers]),
+      [['GET /gone', [base.rows[0]!.tokenizer]]],
+    );
+
+    // The other way round: the row round-trips again, the extra row is new, nothing fails.
+    const back = compareResults(named(result, 'h'), named(base, 'b'));
+    assert.equal(back.passed, true);
+    assert.equal(back.gained_round_trips.length, 1);
+    assert.equal(back.counts.added, 1);
+  });
+
+  it('swapping base and head swaps regressions and improvements', () => {
+    const base = clone();
+    for (const r of base.rows) if (r.format === 'toon') r.tokens = Math.floor(r.tokens * 0.95);
+    const forward = compareResults(named(base, 'b'), named(result, 'h'));
+    const backward = compareResults(named(result, 'h'), named(base, 'b'));
+    assert.equal(forward.counts.regressions, entries / result.settings.formats.length);
+    assert.equal(backward.counts.improvements, forward.counts.regressions);
+    assert.equal(backward.counts.regressions, 0);
+    const key = (e: { label: string; level: string; format: string }) => `${e.label}|${e.level}|${e.format}`;
+    assert.deepEqual(forward.regressions.map(key).sort(), backward.improvements.map(key).sort());
+  });
+
+  it('a narrowed head is compared with the base rows in its scope only (the committed baseline, one project)', () => {
+    const baseline = parseBenchmarkResult(readFileSync(join(REPO_ROOT, 'results', 'baseline.json'), 'utf8'), 'baseline.json');
+    const head = clone();
+    head.rows = head.rows.filter((r) => r.project === 'betamaxpy__betamax');
+    head.datasets = head.datasets.filter((d) => d.project === 'betamaxpy__betamax');
+    head.source = { kind: 'corpus', corpus: 'embedded', target: 'betamaxpy__betamax' };
+    const c = compareResults(named(baseline, 'results/baseline.json'), named(head, 'run.json'));
+    assert.equal(c.passed, true, JSON.stringify(c.counts));
+    assert.equal(c.counts.rows_compared, head.rows.length);
+    assert.equal(c.counts.out_of_scope, baseline.rows.length - head.rows.length);
+    assert.ok(
+      c.notes.some((n) => /budget 8000 -> 2000/.test(n)),
+      'the differing budget is named',
+    );
+
+    // Not narrowed: every other project of the baseline is missing, and that fails.
+    head.source = { kind: 'corpus', corpus: 'embedded' };
+    const all = compareResults(named(baseline, 'results/baseline.json'), named(head, 'run.json'));
+    assert.equal(all.passed, false);
+    assert.equal(all.counts.out_of_scope, 0);
+    assert.ok(all.counts.removed > 0);
+  });
+
+  it("a merged head's scope is the union of its parts' sources", () => {
+    const head = clone();
+    head.merged_from = [
+      { file: 'a.json', source: { kind: 'corpus', corpus: 'embedded', target: 'artsy__emission' }, datasets: 3, rows: 120 },
+      { file: 'b.json', source: { kind: 'corpus', corpus: 'embedded', target: 'betamaxpy__betamax' }, datasets: 2, rows: 80 },
+    ];
+    const base = clone();
+    base.rows.push({ ...base.rows[0]!, project: 'some__other' });
+    const c = compareResults(named(base, 'b'), named(head, 'h'));
+    assert.equal(c.passed, true);
+    assert.equal(c.counts.out_of_scope, 1);
+    assert.equal(c.head.merged_parts, 2);
+  });
+
+  it('timing is flagged only outside both spreads, and never fails the gate', () => {
+    const base = clone();
+    for (const r of base.rows) {
+      r.encode_ms = r.encode_spread_ms[0] / 10;
+      r.encode_spread_ms = [r.encode_spread_ms[0] / 20, r.encode_spread_ms[0] / 10];
+    }
+    const c = compareResults(named(base, 'b'), named(result, 'h'));
+    assert.equal(c.passed, true);
+    assert.ok(c.timing.per_format.filter((t) => t.op === 'encode').every((t) => t.flag === 'slower'));
+    assert.ok(c.timing.per_format.filter((t) => t.op === 'decode').every((t) => t.flag === null));
+    assert.equal(c.timing.rows_slower, entries);
+
+    // Inside the spread: a slower median whose runs overlap the base's is not flagged.
+    const overlap = clone();
+    for (const r of overlap.rows) r.encode_ms = r.encode_spread_ms[0];
+    const quiet = compareResults(named(overlap, 'b'), named(result, 'h'));
+    assert.ok(quiet.timing.per_format.every((t) => t.flag === null));
+  });
+});

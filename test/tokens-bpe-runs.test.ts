@@ -1,0 +1,116 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import api from 'gpt-tokenizer/encoding/o200k_base';
+import cl100kApi from 'gpt-tokenizer/encoding/cl100k_base';
+import { ByteRanks } from '../src/tokens/byte-ranks.js';
+import { loadTokenizer } from '../src/tokens/registry.js';
+import { BPE_NAMES, libraryCount, rawRanks, type BpeName } from './helpers/bpe-reference.js';
+import { sample } from './helpers/sampling.js';
+
+const TWO_MB = 2_000_000;
+
+/**
+ * The count of a run of n copies of one character, as the library gives it, follows
+ * c(n + p) = c(n) + q from some n0 on. Find the shortest period that holds over at least the upper
+ * half of the library's counts `c` (c[n] for every n up to some length), and return the law it implies.
+ */
+function periodicLaw(c: number[]): { p: number; q: number; n0: number; at(n: number): number } | undefined {
+  const last = c.length - 1;
+  for (let p = 1; 4 * p <= last; p++) {
+    const q = c[last]! - c[last - p]!;
+    let n0 = last - p;
+    while (n0 > 0 && c[n0 - 1 + p] === c[n0 - 1]! + q) n0--;
+    if (n0 + p > last / 2) continue;
+    return { p, q, n0, at: (n) => (n < n0 + p ? c[n]! : c[n0 + ((n - n0) % p)]! + q * Math.floor((n - n0) / p)) };
+  }
+  return undefined;
+}
+
+describe('long runs of one character', () => {
+  for (const [i, name] of BPE_NAMES.entries()) {
+    // The fast suite checks one character per encoding; the full suite both.
+    for (const ch of sample(['a', ' '], 2, i)) {
+      // The library is quadratic in a run's length: a 2 MB run takes it hours, so the 2 MB count is
+      // checked against a law the library's own counts obey everywhere they can be had (every n up
+      // to 700, and spot checks up to 20,000), not against the new counter itself.
+      it(
+        `${name}: a 2 MB run of ${JSON.stringify(ch)} counts what the library's counts of shorter runs imply`,
+        { timeout: 300_000 },
+        async () => {
+          const [reference, tokenizer] = await Promise.all([libraryCount(name), loadTokenizer(name)]);
+          const small = Array.from({ length: 701 }, (_, n) => reference(ch.repeat(n)));
+          const law = periodicLaw(small);
+          assert.ok(law, `no period in the library's counts of runs of ${JSON.stringify(ch)} up to 700`);
+          for (const n of [1_001, 4_097, 8_191, 12_345, 20_000]) {
+            assert.equal(reference(ch.repeat(n)), law.at(n), `library, n=${n}, law p=${law.p} q=${law.q}`);
+          }
+          for (const n of [TWO_MB - 1, TWO_MB, TWO_MB + 1]) {
+            assert.equal(tokenizer.count(ch.repeat(n)), law.at(n), `n=${n}, law p=${law.p} q=${law.q} from n0=${law.n0}`);
+          }
+        },
+      );
+    }
+  }
+
+  it('the law is not trivial: a 2 MB run of "a" is 250,000 tokens in both encodings', async () => {
+    for (const name of BPE_NAMES) assert.equal((await loadTokenizer(name)).count('a'.repeat(TWO_MB)), 250_000);
+  });
+
+  it('counts as many tokens as the library for runs across the whole range it can still do', async () => {
+    for (const name of BPE_NAMES) {
+      const [reference, tokenizer] = await Promise.all([libraryCount(name), loadTokenizer(name)]);
+      for (const [ch, n] of [
+        ['-', 5_000],
+        ['=', 3_333],
+        ['\n', 4_000],
+        ['😀', 2_500],
+        ['中', 3_000],
+        ['é', 4_001],
+        ['ab', 2_000],
+        ['\uFEFF', 1_000],
+      ] as const) {
+        const t = `x ${ch.repeat(n)} y`;
+        assert.equal(tokenizer.count(t), reference(t), `${name}: ${JSON.stringify(ch)} x ${n}`);
+      }
+    }
+  });
+});
+
+/** gpt-tokenizer's own lookup of a byte string's rank, a private method of its encoder: read here only to pin ours to it. */
+function libraryLookup(name: BpeName): (bytes: Uint8Array) => number | undefined {
+  const encoding = (name === 'o200k_base' ? api : cl100kApi) as unknown as {
+    bytePairEncodingCoreProcessor: { getBpeRankFromBytes(bytes: Uint8Array): number | undefined };
+  };
+  const core = encoding.bytePairEncodingCoreProcessor;
+  return (bytes) => core.getBpeRankFromBytes(bytes);
+}
+
+describe('rank lookups answer as the library does', () => {
+  for (const name of BPE_NAMES) {
+    it(`${name}: every token's bytes, alone and after a byte-order mark`, async () => {
+      const raw = await rawRanks(name);
+      const ours = new ByteRanks(raw);
+      const theirs = libraryLookup(name);
+      const wrong: string[] = [];
+      const bom = Buffer.from([0xef, 0xbb, 0xbf]);
+      raw.forEach((value) => {
+        const bytes = typeof value === 'string' ? Buffer.from(value, 'utf8') : Buffer.from(value);
+        for (const b of [bytes, Buffer.concat([bom, bytes]), bytes.subarray(1)]) {
+          const s = b.toString('latin1');
+          if (ours.ofRange(s, 0, s.length) !== theirs(b))
+            wrong.push(`${JSON.stringify([...b])}: ours ${ours.ofRange(s, 0, s.length)}, library ${theirs(b)}`);
+        }
+      });
+      assert.deepEqual(wrong.slice(0, 10), []);
+    });
+  }
+
+  it("reproduces the library's BOM quirk: a valid range starting with a BOM gets the rank of the rest", async () => {
+    // TextDecoder drops a leading BOM, so gpt-tokenizer merges "\uFEFF名" into one token; tiktoken would not.
+    const [reference, tokenizer] = await Promise.all([libraryCount('o200k_base'), loadTokenizer('o200k_base')]);
+    for (const t of ['\uFEFF名', 'a\uFEFF名', '\uFEFF名单']) {
+      assert.equal(reference(t), 1 + (t.startsWith('a') ? 1 : 0));
+      assert.equal(tokenizer.count(t), reference(t), JSON.stringify(t));
+    }
+  });
+});
