@@ -28,11 +28,18 @@ describe('adaptive timing (settings.timing)', () => {
     assert.equal(c.calls(), 6 * batch);
   });
 
-  it('a slow call: the call that produced the text was the warm-up, then one timed run, whatever --runs says', () => {
+  it('a call that alone took the budget: that call is the one timed run, whatever --runs says', () => {
     const c = planted(40);
     const t = timeAdaptive(c.fn, { maxRuns: 5, budgetMs: 0.5 }, 40, c.now);
     assert.deepEqual(t, { median_ms: 40, min_ms: 40, max_ms: 40, runs: 1 });
-    assert.equal(c.calls(), 1);
+    assert.equal(c.calls(), 0, 'not called again');
+  });
+
+  it('a slow call with no first call of the caller: one warm-up, then one timed run', () => {
+    const c = planted(40);
+    const t = timeAdaptive(c.fn, { maxRuns: 5, budgetMs: 0.5 }, undefined, c.now);
+    assert.deepEqual(t, { median_ms: 40, min_ms: 40, max_ms: 40, runs: 1 });
+    assert.equal(c.calls(), 2);
   });
 
   it('between the two: the runs that fit in the budget, and three rather than two', () => {
@@ -44,7 +51,7 @@ describe('adaptive timing (settings.timing)', () => {
     assert.deepEqual(counted(0.45), [3, 3], 'two fit: three runs, so the median is a middle run');
     assert.deepEqual(counted(0.6), [1, 1]);
     assert.deepEqual(counted(0.15), [5, 5]);
-    assert.deepEqual(counted(2), [1, 1]);
+    assert.deepEqual(counted(2), [1, 0], 'the first call is the timed run');
   });
 
   it("a run the machine interrupted does not end a quick call's runs: the budget goes at the fastest pace", () => {

@@ -2,11 +2,12 @@ import { FORMAT_INFO, loadFormat, type FormatName, type FormatOptions } from '..
 import { BASELINE_FORMAT, SAVINGS_BASELINES, type SavingsBaseline } from '../metadata/format-metadata.js';
 import type { Dataset, DatasetKind } from '../model/index.js';
 import { loadTokenizer, type TokenizerName } from '../tokens/registry.js';
+import type { Tokenizer } from '../tokens/types.js';
 import { datasetAtLevel, type Level } from '../trim/levels.js';
 import { measureEncoding, warmUp } from './measure.js';
 import { buildRow } from './row.js';
 import { firstResponseFit } from './fit.js';
-import { pagesAtBudget } from './pages.js';
+import { PageRenders, pagesAtBudget, type Pages } from './pages.js';
 import {
   BENCHMARK_SCHEMA,
   type BenchmarkResult,
@@ -125,28 +126,51 @@ export async function runBenchmark(
       // The planner's size guesses: the same for every format and tokenizer, computed when a list needs pages.
       let sizes: number[] | undefined;
       const sizesOf = () => (sizes ??= items.map((v) => Buffer.byteLength(JSON.stringify(v))));
+      const tokens = new Map(
+        tokenizers.map((t) => {
+          const { count } = caches.get(t.name)!;
+          return [t, new Map(measured.map((name) => [name, count(encoded.get(name)!.text)] as const))] as const;
+        }),
+      );
+      // Pages format by format, so that the tokenizers' plans share one format's chunk texts and
+      // page checks, which are dropped before the next format's.
+      const pages = new Map<FormatName, Map<Tokenizer, Pages>>();
+      for (const format of options.formats) {
+        const e = encoded.get(format)!;
+        const renders = new PageRenders(e.format, items);
+        const byTokenizer = new Map<Tokenizer, Pages>();
+        for (const tokenizer of tokenizers) {
+          byTokenizer.set(
+            tokenizer,
+            clock.run('pages', () =>
+              pagesAtBudget({
+                dataset: ds,
+                items,
+                text: e.text,
+                aligned: items.length === ds.result.items.length,
+                budget: options.budget,
+                format: e.format,
+                tokenizer,
+                count: knowing(e.text, tokens.get(tokenizer)!.get(format)!, caches.get(tokenizer.name)!.count),
+                sizes: sizesOf,
+                renders,
+                // A list that does not round-trip whole makes a lossy row whatever its pages do.
+                checkPages: e.lossless,
+              }),
+            ),
+          );
+        }
+        pages.set(format, byTokenizer);
+      }
       for (const tokenizer of tokenizers) {
-        const { count } = caches.get(tokenizer.name)!;
-        const tokens = new Map(measured.map((name) => [name, count(encoded.get(name)!.text)] as const));
-        const baselineTokens = Object.fromEntries(SAVINGS_BASELINES.map((b) => [b, tokens.get(BASELINE_FORMATS[b])!])) as Record<
+        const counted = tokens.get(tokenizer)!;
+        const baselineTokens = Object.fromEntries(SAVINGS_BASELINES.map((b) => [b, counted.get(BASELINE_FORMATS[b])!])) as Record<
           SavingsBaseline,
           number
         >;
         for (const format of options.formats) {
           const e = encoded.get(format)!;
-          const { pages, loss } = clock.run('pages', () =>
-            pagesAtBudget({
-              dataset: ds,
-              items,
-              text: e.text,
-              aligned: items.length === ds.result.items.length,
-              budget: options.budget,
-              format: e.format,
-              tokenizer,
-              count: knowing(e.text, tokens.get(format)!, count),
-              sizes: sizesOf,
-            }),
-          );
+          const { pages: n, loss } = pages.get(format)!.get(tokenizer)!;
           rows.push(
             buildRow({
               dataset: ds,
@@ -156,9 +180,9 @@ export async function runBenchmark(
               // The whole list round-trips, yet a page may not: then the row is not lossless either.
               encoded: loss && e.lossless ? { ...e, lossless: false, reason: loss } : e,
               tokenizer: tokenizer.name,
-              tokens: tokens.get(format)!,
+              tokens: counted.get(format)!,
               baselineTokens,
-              pages,
+              pages: n,
               savingsBaseline: options.savingsBaseline,
               dedup: options.session?.dedup[format]?.[tokenizer.name] ?? 0,
             }),
@@ -166,7 +190,7 @@ export async function runBenchmark(
         }
         // The fit view starts from the full level's text: measured here, so it is not encoded again.
         if (level === 'full' && tokenizer === fitTokenizer) {
-          for (const name of options.formats) fitFormat(name, encoded.get(name)!.text, tokens.get(name)!);
+          for (const name of options.formats) fitFormat(name, encoded.get(name)!.text, counted.get(name)!);
         }
       }
       if (!stream) done++;

@@ -20,7 +20,7 @@ const SPLITS_AFTER_LETTERS: ReadonlySet<TokenizerName> = new Set<TokenizerName>(
 const WINDOW = 8;
 const COARSE_ONE_IN = 16;
 const COARSE_MIN = 48;
-/** Whole texts remembered by the exact-text lookup. */
+/** Whole texts remembered by the exact-text lookup (by length: a text is compared, never hashed). */
 const RECENT_TEXTS = 4;
 
 /**
@@ -38,7 +38,7 @@ const RECENT_TEXTS = 4;
  * growing with the corpus (a chunk shares its text with its own dataset, rarely with another).
  */
 export class TokenCache {
-  private readonly texts = new Map<string, number>();
+  private readonly recent = new Map<number, { text: string; n: number }>();
   private readonly coarse = new Map<string, number>();
   private readonly fine = new Map<string, number>();
   private readonly segmented: boolean;
@@ -57,7 +57,7 @@ export class TokenCache {
 
   /** Forget everything counted so far (memory stays bounded by what one scope counts). */
   clear(): void {
-    this.texts.clear();
+    this.recent.clear();
     this.coarse.clear();
     this.fine.clear();
   }
@@ -65,13 +65,14 @@ export class TokenCache {
   private lookup(text: string): number {
     // An estimate is cheaper to compute than to look up.
     if (this.tokenizer.estimate) return this.tokenizer.count(text);
-    const known = this.texts.get(text);
-    if (known !== undefined) return known;
+    const known = this.recent.get(text.length);
+    if (known !== undefined && known.text === text) return known.n;
     const n = this.segmented ? this.countCoarse(text) : this.tokenize(text);
     // Whole texts recur soon after they are first counted (the row, its baseline, the planner's
     // first question): a few recent ones are enough, and holding every chunk would hold megabytes.
-    if (this.texts.size >= RECENT_TEXTS) this.texts.delete(this.texts.keys().next().value!);
-    this.texts.set(text, n);
+    this.recent.delete(text.length);
+    if (this.recent.size >= RECENT_TEXTS) this.recent.delete(this.recent.keys().next().value!);
+    this.recent.set(text.length, { text, n });
     return n;
   }
 

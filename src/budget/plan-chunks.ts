@@ -29,6 +29,11 @@ export interface PlanChunksOptions {
    * the list does not fit whole.
    */
   sizes?: () => readonly number[];
+  /**
+   * `format.encode` of the values [from, to), when the caller keeps what it encoded (the benchmark
+   * plans the same list under several tokenizers). Only for raw items (no `level`): they are the values.
+   */
+  render?: (from: number, to: number) => string;
 }
 
 export interface ChunkPlan {
@@ -55,7 +60,10 @@ export function planChunks(items: readonly JsonValue[] | readonly ModelItem[], o
   const count = options.count ?? ((text: string) => options.tokenizer.count(text));
   const { values, spec } = prepare(items, options);
   const base = { budget: options.budget, tokenizer: options.tokenizer.name };
-  const encodeRange = (from: number, to: number) => options.format.encode(values.slice(from, to));
+  const encodeRange =
+    options.render && (options.level === undefined || options.level === 'raw')
+      ? options.render
+      : (from: number, to: number) => options.format.encode(values.slice(from, to));
   const wholeTokens = count(options.wholeText ?? encodeRange(0, values.length));
   if (wholeTokens <= options.budget || values.length === 0) {
     return {
