@@ -185,20 +185,17 @@ Exit codes: 0 ok; 1 regression, bad data or provider failure; 2 usage.`;
       [flags['export-markdown'], 'markdown'],
       [flags['export-csv'], 'csv'],
     ];
-    // Each report rendered once, however many places it goes: on a large corpus the JSON is tens of megabytes.
-    const rendered = new Map<keyof typeof EXPORTERS, string>();
-    const render = (name: keyof typeof EXPORTERS): string => {
-      let text = rendered.get(name);
-      if (text === undefined) rendered.set(name, (text = EXPORTERS[name].render(input)));
-      return text;
-    };
-    for (const [file, name] of exports) if (file) await writeFileAtomic(file, render(name));
-    const shown = flags.json ? 'json' : flags.markdown ? 'markdown' : 'table';
-    await this.writeStdout(
-      shown === 'json'
-        ? render('json')
-        : EXPORTERS[shown].render(input, { color: Boolean(process.stdout.isTTY) && !process.env.NO_COLOR, details: flags.details }),
-    );
+    // In pieces where the exporter has them: on a large corpus the JSON is tens of megabytes.
+    const pieces = (name: keyof typeof EXPORTERS): Iterable<string> => EXPORTERS[name].pieces?.(input) ?? [EXPORTERS[name].render(input)];
+    for (const [file, name] of exports) if (file) await writeFileAtomic(file, pieces(name));
+    if (flags.json) for (const piece of pieces('json')) await this.writeStdout(piece);
+    else
+      await this.writeStdout(
+        EXPORTERS[flags.markdown ? 'markdown' : 'table'].render(input, {
+          color: Boolean(process.stdout.isTTY) && !process.env.NO_COLOR,
+          details: flags.details,
+        }),
+      );
     // JSON on stdout is for machines; the comparison still reaches the person reading the log.
     if (flags.json && comparison) this.writeStderr(COMPARE_EXPORTERS.table.render(comparison));
     if (comparison && !comparison.passed) process.exitCode = 1;
