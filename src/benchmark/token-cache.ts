@@ -39,8 +39,9 @@ const RECENT_TEXTS = 4;
  */
 export class TokenCache {
   private readonly recent = new Map<number, { text: string; n: number }>();
-  private readonly coarse = new Map<string, number>();
-  private readonly fine = new Map<string, number>();
+  private readonly kept = new Map<number, { text: string; n: number }[]>();
+  private readonly coarse = new SegmentTable();
+  private readonly fine = new SegmentTable();
   private readonly segmented: boolean;
   /** Tokenizer calls, and the characters they were given. */
   misses = 0;
@@ -55,9 +56,22 @@ export class TokenCache {
 
   count = (text: string): number => this.clock.run('tokenize', () => this.lookup(text));
 
+  /**
+   * count, and remember the text until clear(): for whole texts that other questions come back to
+   * (the benchmark's encoded lists: the fit view asks for the provider JSON's count again).
+   */
+  keep = (text: string): number => {
+    const n = this.count(text);
+    const same = this.kept.get(text.length);
+    if (same === undefined) this.kept.set(text.length, [{ text, n }]);
+    else if (!same.some((k) => k.text === text)) same.push({ text, n });
+    return n;
+  };
+
   /** Forget everything counted so far (memory stays bounded by what one scope counts). */
   clear(): void {
     this.recent.clear();
+    this.kept.clear();
     this.coarse.clear();
     this.fine.clear();
   }
@@ -67,6 +81,8 @@ export class TokenCache {
     if (this.tokenizer.estimate) return this.tokenizer.count(text);
     const known = this.recent.get(text.length);
     if (known !== undefined && known.text === text) return known.n;
+    const kept = this.kept.get(text.length)?.find((k) => k.text === text);
+    if (kept !== undefined) return kept.n;
     const n = this.segmented ? this.countCoarse(text) : this.tokenize(text);
     // Whole texts recur soon after they are first counted (the row, its baseline, the planner's
     // first question): a few recent ones are enough, and holding every chunk would hold megabytes.
@@ -85,30 +101,40 @@ export class TokenCache {
   private countCoarse(text: string): number {
     let total = 0;
     let start = 0;
+    let startWindow = 0;
     const end = text.length;
     let p = COARSE_MIN;
+    let prevLetter = isAsciiLetter(text.charCodeAt(p - 1));
     while (p < end) {
-      if (safeSplit(text, p)) {
-        let h = 0;
-        for (let i = p - WINDOW; i < p; i++) h = (Math.imul(h, 31) + text.charCodeAt(i)) | 0;
-        if ((h >>> 7) % COARSE_ONE_IN === 0) {
-          total += this.coarseSegment(text.slice(start, p));
+      const c = text.charCodeAt(p);
+      const letter = isAsciiLetter(c);
+      // safeSplit(text, p), with the previous character's test carried over.
+      if (prevLetter && !letter && c < 128 && c !== 39) {
+        let w = 0;
+        for (let i = p - WINDOW; i < p; i++) w = (Math.imul(w, 31) + text.charCodeAt(i)) | 0;
+        if ((w >>> 7) % COARSE_ONE_IN === 0) {
+          total += this.coarseSegment(text, start, p, startWindow ^ w);
           start = p;
+          startWindow = Math.imul(w, 0x9e3779b1);
           p += COARSE_MIN;
+          prevLetter = isAsciiLetter(text.charCodeAt(p - 1));
           continue;
         }
       }
+      prevLetter = letter;
       p++;
     }
-    return total + this.coarseSegment(start === 0 ? text : text.slice(start));
+    return start < end ? total + this.coarseSegment(text, start, end, startWindow) : total;
   }
 
-  private coarseSegment(piece: string): number {
-    let n = this.coarse.get(piece);
-    if (n === undefined) {
-      n = this.countFine(piece);
-      this.coarse.set(own(piece), n);
-    }
+  /** `key`: from the window hashes at both ends of the segment, which the scan computed already. */
+  private coarseSegment(text: string, start: number, end: number, key: number): number {
+    const hash = sampled(text, start, end - start, key);
+    const known = this.coarse.get(text, start, end, hash);
+    if (known !== undefined) return known;
+    const piece = own(start === 0 && end === text.length ? text : text.slice(start, end));
+    const n = this.countFine(piece);
+    this.coarse.set(piece, hash, n);
     return n;
   }
 
@@ -116,24 +142,81 @@ export class TokenCache {
     let total = 0;
     let start = 0;
     const end = piece.length;
-    for (let p = 1; p < end; p++) {
-      if (!safeSplit(piece, p)) continue;
-      total += this.fineSegment(piece.slice(start, p));
-      start = p;
+    let h = 0;
+    let prevLetter = false;
+    for (let p = 0; p < end; p++) {
+      const c = piece.charCodeAt(p);
+      const letter = isAsciiLetter(c);
+      if (prevLetter && !letter && c < 128 && c !== 39) {
+        total += this.fineSegment(piece, start, p, h);
+        start = p;
+        h = 0;
+      }
+      h = (Math.imul(h, 31) + c) | 0;
+      prevLetter = letter;
     }
-    return total + this.fineSegment(start === 0 ? piece : piece.slice(start));
+    return total + this.fineSegment(piece, start, end, h);
   }
 
-  private fineSegment(piece: string): number {
-    let n = this.fine.get(piece);
-    if (n === undefined) {
-      // The tokenizer's own caches keep slices of what it is given: give it a copy, not a view of a chunk.
-      const copy = own(piece);
-      n = this.tokenize(copy);
-      this.fine.set(copy, n);
-    }
+  private fineSegment(piece: string, start: number, end: number, hash: number): number {
+    const known = this.fine.get(piece, start, end, hash);
+    if (known !== undefined) return known;
+    // The tokenizer's own caches keep slices of what it is given: give it a copy, not a view of a chunk.
+    const copy = own(start === 0 && end === piece.length ? piece : piece.slice(start, end));
+    const n = this.tokenize(copy);
+    this.fine.set(copy, hash, n);
     return n;
   }
+}
+
+/**
+ * Counted segments by a hash that the scan which cut them made as it went (Map<string> would hash
+ * each segment again, which costs more than the scan); a hit is confirmed by comparing the text.
+ */
+class SegmentTable {
+  private readonly byHash = new Map<number, Segment>();
+
+  get(text: string, start: number, end: number, hash: number): number | undefined {
+    const len = end - start;
+    for (let e = this.byHash.get(hash); e !== undefined; e = e.next) {
+      if (e.text.length === len && same(e.text, text, start, len)) return e.n;
+    }
+    return undefined;
+  }
+
+  set(text: string, hash: number, n: number): void {
+    this.byHash.set(hash, { text, n, next: this.byHash.get(hash) });
+  }
+
+  clear(): void {
+    this.byHash.clear();
+  }
+}
+
+interface Segment {
+  text: string;
+  n: number;
+  next: Segment | undefined;
+}
+
+/** Whether text[start, start + len) is a (of length len): short ones compared here, long ones by the engine. */
+function same(a: string, text: string, start: number, len: number): boolean {
+  if (len > 16) return a === text.slice(start, start + len);
+  for (let i = 0; i < len; i++) if (a.charCodeAt(i) !== text.charCodeAt(start + i)) return false;
+  return true;
+}
+
+/**
+ * A coarse segment's hash: its length, the window hashes at its ends (computed by the scan already)
+ * and a few characters sampled across it.
+ */
+const SAMPLES = 8;
+
+function sampled(text: string, start: number, len: number, key: number): number {
+  let h = (key ^ Math.imul(len, 0x85ebca6b)) | 0;
+  const step = Math.max(1, Math.floor(len / SAMPLES));
+  for (let i = start + (step >> 1); i < start + len; i += step) h = (Math.imul(h, 31) + text.charCodeAt(i)) | 0;
+  return h;
 }
 
 /**
