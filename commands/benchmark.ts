@@ -1,5 +1,5 @@
+import { Flags } from '../src/cli/oclif.js';
 import { setFlagsFromString } from 'node:v8';
-import * as Flags from '@oclif/core/flags';
 import { DevboyCommand } from '../src/cli/base-command.js';
 import { connectionFlags, connectionOptions } from '../src/cli/connection-flags.js';
 import { parseList } from '../src/cli/list-flag.js';

@@ -1,5 +1,4 @@
-import { Command } from '@oclif/core/command';
-import * as Errors from '@oclif/core/errors';
+import { Command, Errors } from './oclif.js';
 import { DevboyError, EXIT_DATA, EXIT_USAGE, flatten } from '../errors.js';
 import { removeTempFilesOnInterrupt } from './interrupt-cleanup.js';
 import { commandStreams } from './streams.js';

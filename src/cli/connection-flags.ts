@@ -1,4 +1,4 @@
-import * as Flags from '@oclif/core/flags';
+import { Flags } from './oclif.js';
 import type { HttpOptions } from '../http/transport.js';
 
 /**
