@@ -47,7 +47,7 @@ before(async () => {
 describe('benchmark pages: chunk texts shared by the tokenizers', () => {
   it('give the pages and the page losses of each tokenizer planning alone', () => {
     let multiPage = 0;
-    for (const ds of sample(datasets, 16)) {
+    for (const ds of sample(datasets, 12)) {
       const items = datasetAtLevel(ds, 'raw');
       for (const name of FORMAT_NAMES) {
         const format = formats[name];
@@ -59,7 +59,7 @@ describe('benchmark pages: chunk texts shared by the tokenizers', () => {
             items,
             text,
             aligned: items.length === ds.result.items.length,
-            budget: 2000,
+            budget: 1000,
             format,
             tokenizer,
             count: (t: string) => tokenizer.count(t),
