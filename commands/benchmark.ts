@@ -1,13 +1,14 @@
 import { Flags } from '@oclif/core';
 import { DevboyCommand } from '../src/cli/base-command.js';
 import { connectionFlags, connectionOptions } from '../src/cli/connection-flags.js';
+import { measureFlags } from '../src/cli/measure-flags.js';
 import { parseList } from '../src/cli/list-flag.js';
 import { ProgressBar } from '../src/cli/progress.js';
 import { FORMAT_NAMES } from '../src/formats/types.js';
 import { writeFileAtomic } from '../src/io/atomic-write.js';
 import { resolveOutputTarget } from '../src/io/output-target.js';
 import { readInput } from '../src/io/read-input.js';
-import { SAVINGS_BASELINES, type SavingsBaseline } from '../src/metadata/format-metadata.js';
+import type { SavingsBaseline } from '../src/metadata/format-metadata.js';
 import { DATASET_KINDS, type ProviderName } from '../src/model/index.js';
 import { PROVIDER_NAMES } from '../src/providers/registry.js';
 import { TOKENIZER_NAMES } from '../src/tokens/types.js';
@@ -57,22 +58,7 @@ Exit codes: 0 ok; 1 regression, bad data or provider failure; 2 usage.`;
     dataset: Flags.string({ description: `dataset kinds, comma-separated (${DATASET_KINDS.join(',')})`, default: DATASET_KINDS.join(',') }),
     levels: Flags.string({ description: `levels, comma-separated (${LEVELS.join(',')})`, default: LEVELS.join(',') }),
     formats: Flags.string({ description: `formats, comma-separated (${FORMAT_NAMES.join(',')})`, default: FORMAT_NAMES.join(',') }),
-    tokenizers: Flags.string({
-      description: `tokenizers, comma-separated (${TOKENIZER_NAMES.join(',')})`,
-      default: 'heuristic,o200k_base',
-    }),
-    budget: Flags.integer({ description: 'token budget per response, for the pages column', min: 100, default: 8000 }),
-    runs: Flags.integer({
-      description: 'timed runs per encode and decode (after a warm-up); the median is reported',
-      min: 1,
-      max: 50,
-      default: 5,
-    }),
-    'savings-baseline': Flags.string({
-      description: 'baseline of savings.encoder in every row',
-      options: [...SAVINGS_BASELINES],
-      default: 'json_compact',
-    }),
+    ...measureFlags,
     session: Flags.string({ description: 'replay this agent session (devboy JSONL or a transcript) for a real dedup column' }),
     json: Flags.boolean({
       description: 'print the result as JSON (schema devboy.benchmark/1) instead of the table',

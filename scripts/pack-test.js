@@ -214,6 +214,21 @@ try {
       format.stderr,
     );
 
+    const stats = cli(['stats', exchange, '--runs', '1', '--json']);
+    let statsResult;
+    try {
+      statsResult = JSON.parse(stats.stdout);
+    } catch {
+      statsResult = undefined;
+    }
+    check(
+      'devboy stats on a corpus exchange recommends a lossless format',
+      stats.code === 0 &&
+        statsResult?.input?.kind === 'issues' &&
+        statsResult.rows.some((r) => r.level === 'raw' && r.format === statsResult.recommendation.format && r.lossless),
+      stats.stderr,
+    );
+
     cpSync(join(repo, 'test', 'fixtures', 'sessions', 'claude-code.jsonl'), join(work, 'session.jsonl'));
     const session = cli(['session', 'session.jsonl', '--json']);
     let report;

@@ -80,10 +80,10 @@ export async function runBenchmark(
         for (const format of options.formats) {
           const e = encoded.get(format)!;
           const { pages, loss } = pagesAtBudget({
-            dataset: ds,
+            kind: ds.kind,
             items,
             text: e.text,
-            aligned: items.length === ds.result.items.length,
+            models: ds.result.items,
             budget: options.budget,
             format: e.format,
             tokenizer,
