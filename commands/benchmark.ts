@@ -2,6 +2,7 @@ import { Flags } from '@oclif/core';
 import { DevboyCommand } from '../src/cli/base-command.js';
 import { connectionFlags, connectionOptions } from '../src/cli/connection-flags.js';
 import { parseList } from '../src/cli/list-flag.js';
+import { parseTokenizers, TOKENIZERS_HELP } from '../src/cli/tokenizer-flag.js';
 import { ProgressBar } from '../src/cli/progress.js';
 import { FORMAT_NAMES } from '../src/formats/types.js';
 import { writeFileAtomic } from '../src/io/atomic-write.js';
@@ -57,7 +58,7 @@ Exit codes: 0 ok; 1 regression, bad data or provider failure; 2 usage.`;
     levels: Flags.string({ description: `levels, comma-separated (${LEVELS.join(',')})`, default: LEVELS.join(',') }),
     formats: Flags.string({ description: `formats, comma-separated (${FORMAT_NAMES.join(',')})`, default: FORMAT_NAMES.join(',') }),
     tokenizers: Flags.string({
-      description: `tokenizers, comma-separated (${TOKENIZER_NAMES.join(',')})`,
+      description: TOKENIZERS_HELP,
       default: 'heuristic,o200k_base',
     }),
     budget: Flags.integer({ description: 'token budget per response, for the pages column', min: 100, default: 8000 }),
@@ -99,7 +100,7 @@ Exit codes: 0 ok; 1 regression, bad data or provider failure; 2 usage.`;
     const kinds = parseList('dataset', flags.dataset, DATASET_KINDS);
     const levels = parseList('levels', flags.levels, LEVELS);
     const formats = parseList('formats', flags.formats, FORMAT_NAMES);
-    const tokenizers = parseList('tokenizers', flags.tokenizers, TOKENIZER_NAMES);
+    const tokenizers = parseTokenizers(flags.tokenizers);
     const savingsBaseline = flags['savings-baseline'] as SavingsBaseline;
 
     // Read the baseline first: a typo in its path should not cost a whole run.
