@@ -14,6 +14,9 @@ import { TokenCache } from './token-cache.js';
 import type { SkippedRecording } from '../replay/corpus.js';
 import { devboyVersion } from '../versions.js';
 import { tokenizerImplementation } from './versions.js';
+import type { Explainer } from '../formats/explainers.js';
+import { familyViews } from './family-views.js';
+import { countExplainers } from './break-even.js';
 
 export interface BenchmarkOptions {
   kinds: DatasetKind[];
@@ -26,6 +29,8 @@ export interface BenchmarkOptions {
   formatOptions?: FormatOptions;
   /** A replayed session: its dedup saving per tokenizer goes into every row (0 without one). */
   session?: { dedup: TranscriptDedup; summary: SessionSummary };
+  /** The prompts that teach the measured formats: counted, and their break-even computed (docs/tokenizers.md). */
+  explainers?: Explainer[];
 }
 
 export interface BenchmarkSource {
@@ -117,6 +122,7 @@ export async function runBenchmark(
     ),
   );
   onProgress?.({ done, total, what: 'done' });
+  const explainers = options.explainers?.length ? countExplainers(options.explainers, tokenizers) : undefined;
 
   return {
     schema: BENCHMARK_SCHEMA,
@@ -149,6 +155,8 @@ export async function runBenchmark(
     })),
     fit,
     ...(options.session ? { session: options.session.summary } : {}),
+    ...(explainers ? { explainers } : {}),
+    ...familyViews(rows, tokenizers, explainers, options.savingsBaseline),
     lossy: lossyCells(rows).map((r) => ({
       provider: r.provider,
       project: r.project,

@@ -3,6 +3,7 @@ import { int, msSpread, pct, ratio, saved, summarize } from './benchmark-summary
 import { SPEED_REFERENCE } from '../benchmark/speed.js';
 import { rangeFromZero, xyBarChart } from './mermaid.js';
 import { header } from './header.js';
+import { familyMarkdownLines } from './families.js';
 
 /** The report for CI job summaries and PR comments: totals, bias and losses up front, details folded. */
 export function benchmarkMarkdown(result: BenchmarkResult): string {
@@ -50,6 +51,8 @@ export function benchmarkMarkdown(result: BenchmarkResult): string {
       }),
     );
   }
+
+  out.push(...familyMarkdownLines(result));
 
   if (s.speed.length) {
     out.push(

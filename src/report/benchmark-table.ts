@@ -4,6 +4,7 @@ import { int, msSpread, pct, ratio, saved, summarize } from './benchmark-summary
 import { SPEED_REFERENCE } from '../benchmark/speed.js';
 import { header, lossyText, skippedLines } from './header.js';
 import { BASELINE_FORMAT } from '../metadata/format-metadata.js';
+import { familyTableLines } from './families.js';
 
 /**
  * The terminal report: totals first (which format wins at each level), then each dataset, then
@@ -32,6 +33,7 @@ export function benchmarkTable(result: BenchmarkResult, options: { color?: boole
     ]);
   }
   out.push(totals.toString());
+  out.push(...familyTableLines(result));
 
   if (s.speed.length) {
     out.push('');
