@@ -34,6 +34,8 @@ export const startupSection: BenchSection = {
     const medians = new Map<string, number>();
     // Interleave the cases so drift in machine load affects all of them alike.
     const samples = new Map(cases.map((c) => [c.name, [] as number[]]));
+    // Progress only: the table itself is the report on stdout, printed once.
+    ctx.log(`  ${runs} rounds of ${cases.length} processes`);
     for (let i = 0; i < runs; i++) {
       for (const c of cases) {
         const start = performance.now();
@@ -45,7 +47,6 @@ export const startupSection: BenchSection = {
     for (const [name, xs] of samples) medians.set(name, median(xs));
     const bare = medians.get("node -e ''")!;
     const rows = cases.map((c) => ({ name: c.name, median_ms: medians.get(c.name)!, vs_bare_node: medians.get(c.name)! / bare }));
-    for (const r of rows) ctx.log(`  ${r.name.padEnd(44)} ${r.median_ms.toFixed(0).padStart(5)} ms  ${r.vs_bare_node.toFixed(2)}x`);
     const text = [
       `Start-up, median of ${runs} runs (wall clock, whole process); ratio to bare node in the same run (target: within 3x)`,
       ...rows.map((r) => `${r.name.padEnd(44)} ${r.median_ms.toFixed(0).padStart(5)} ms  ${r.vs_bare_node.toFixed(2)}x`),

@@ -6,6 +6,7 @@ import { parseTokenizers, TOKENIZERS_HELP } from '../src/cli/tokenizer-flag.js';
 import { ProgressBar } from '../src/cli/progress.js';
 import { FORMAT_NAMES } from '../src/formats/types.js';
 import { writeFileAtomic } from '../src/io/atomic-write.js';
+import { resolveOutputTarget } from '../src/io/output-target.js';
 import { readInput } from '../src/io/read-input.js';
 import { SAVINGS_BASELINES, type SavingsBaseline } from '../src/metadata/format-metadata.js';
 import { DATASET_KINDS, type ProviderName } from '../src/model/index.js';
@@ -48,7 +49,7 @@ Exit codes: 0 ok; 1 regression, bad data or provider failure; 2 usage.`;
     project: Flags.string({ description: 'Jira project key, or a corpus project folder (owner__repo)' }),
     jql: Flags.string({ description: 'Jira search for live runs' }),
     limit: Flags.integer({ char: 'n', description: 'live: issues and pull/merge requests to fetch', min: 1, default: 30 }),
-    details: Flags.integer({
+    'live-details': Flags.integer({
       description: 'live: pull/merge requests (Jira: issues) whose diffs, comments and discussions are fetched',
       min: 0,
       default: 3,
@@ -79,6 +80,13 @@ Exit codes: 0 ok; 1 regression, bad data or provider failure; 2 usage.`;
       exclusive: ['markdown'],
     }),
     markdown: Flags.boolean({ description: 'print a Markdown report (CI job summaries, PR comments) instead of the table' }),
+    list: Flags.boolean({
+      description: 'list the providers, projects and datasets the corpus holds (what a run would measure), and stop',
+    }),
+    details: Flags.boolean({
+      description:
+        'the table with every dataset, the first response at the budget, the heuristic bias and every lossy cell (the default is a one-screen summary)',
+    }),
     output: Flags.string({ char: 'o', description: 'also write the JSON result to this file (atomically); the same as --export-json' }),
     'export-json': Flags.string({ description: 'write the result as JSON (devboy.benchmark/1) to this file, atomically' }),
     'export-markdown': Flags.string({ description: 'write the Markdown report to this file, atomically' }),
@@ -94,6 +102,10 @@ Exit codes: 0 ok; 1 regression, bad data or provider failure; 2 usage.`;
 
   async run(): Promise<void> {
     const { flags } = await this.parse(Benchmark);
+    if (flags.list) {
+      await this.listCorpus(flags.corpus);
+      return;
+    }
     const maxRegression = Number(flags['max-regression']);
     if (!Number.isFinite(maxRegression) || maxRegression < 0)
       this.error(`--max-regression must be a non-negative number of percent, got '${flags['max-regression']}'`, { exit: 2 });
@@ -103,7 +115,10 @@ Exit codes: 0 ok; 1 regression, bad data or provider failure; 2 usage.`;
     const tokenizers = parseTokenizers(flags.tokenizers);
     const savingsBaseline = flags['savings-baseline'] as SavingsBaseline;
 
-    // Read the baseline first: a typo in its path should not cost a whole run.
+    // Check the output paths and read the baseline first: a typo in any of them should not cost a whole run.
+    for (const target of [flags.output, flags['export-json'], flags['export-markdown'], flags['export-csv']]) {
+      if (target) await resolveOutputTarget(target);
+    }
     const [{ parseBenchmarkResult }, { loadBenchmarkData }, { runBenchmark }] = await Promise.all([
       import('../src/benchmark/read-result.js'),
       import('../src/benchmark/source.js'),
@@ -121,7 +136,7 @@ Exit codes: 0 ok; 1 regression, bad data or provider failure; 2 usage.`;
       ...(flags.project ? { project: flags.project } : {}),
       ...(flags.jql ? { jql: flags.jql } : {}),
       limit: flags.limit,
-      live: { details: flags.details, ...connectionOptions(flags) },
+      live: { details: flags['live-details'], ...connectionOptions(flags) },
     });
 
     const bar = new ProgressBar();
@@ -148,7 +163,9 @@ Exit codes: 0 ok; 1 regression, bad data or provider failure; 2 usage.`;
     ];
     for (const [file, name] of exports) if (file) await writeFileAtomic(file, EXPORTERS[name].render(input));
     const exporter = EXPORTERS[flags.json ? 'json' : flags.markdown ? 'markdown' : 'table'];
-    await this.writeStdout(exporter.render(input, { color: Boolean(process.stdout.isTTY) && !process.env.NO_COLOR }));
+    await this.writeStdout(
+      exporter.render(input, { color: Boolean(process.stdout.isTTY) && !process.env.NO_COLOR, details: flags.details }),
+    );
     // JSON on stdout is for machines; the comparison still reaches the person reading the log.
     if (flags.json && comparison) this.writeStderr(COMPARE_EXPORTERS.table.render(comparison));
     if (comparison && !comparison.passed) process.exitCode = 1;
@@ -173,5 +190,15 @@ Exit codes: 0 ok; 1 regression, bad data or provider failure; 2 usage.`;
     ]);
     const loaded = await readTranscriptFile(file);
     return transcriptDedupForBenchmark(loaded.name, loaded.entries, formats, tokenizers, baseline);
+  }
+
+  private async listCorpus(dir: string | undefined): Promise<void> {
+    const [{ listCorpus }, { corpusListText }, { EMBEDDED_CORPUS }] = await Promise.all([
+      import('../src/providers/corpus-list.js'),
+      import('../src/report/corpus-list.js'),
+      import('../src/replay/embedded-corpus.js'),
+    ]);
+    const listing = await listCorpus(dir ?? EMBEDDED_CORPUS);
+    await this.writeStdout(corpusListText(listing, dir ? `corpus ${dir}` : 'the embedded corpus'));
   }
 }

@@ -1,7 +1,8 @@
-import { Args, Flags } from '@oclif/core';
+import { Flags } from '@oclif/core';
 import { DevboyCommand } from '../src/cli/base-command.js';
+import { inputFileArg, inputSource } from '../src/cli/input-arg.js';
 import { convert } from '../src/convert/convert.js';
-import { formatConvertStats } from '../src/convert/stats-text.js';
+import { autoChoiceText, formatConvertStats } from '../src/convert/stats-text.js';
 import { INPUT_FORMAT_NAMES, type InputFormatName } from '../src/formats/detect.js';
 import { FORMAT_NAMES, type FormatName } from '../src/formats/types.js';
 import { writeFileAtomic } from '../src/io/atomic-write.js';
@@ -14,7 +15,7 @@ const TOON_DELIMITERS = { comma: ',', tab: '\t', pipe: '|' } as const;
 export default class Convert extends DevboyCommand {
   static override summary = 'Convert between JSON, TOON, STC and GCF, losslessly, and prove it.';
 
-  static override description = `Reads FILE (or standard input for "-"), decodes it, and encodes it as --to.
+  static override description = `Reads FILE (or standard input for "-", or when data is piped in), decodes it, and encodes it as --to.
 The input format comes from --from, else the file extension, else the content.
 NDJSON input (one JSON value per line) becomes an array.
 --stream (GCF only) writes rows as they arrive instead of reading the whole input first.
@@ -29,11 +30,16 @@ Exit codes: 0 ok; 1 bad data or a failed --verify; 2 usage (unknown format, miss
   ];
 
   static override args = {
-    file: Args.string({ description: 'input file, or - for standard input', required: true }),
+    file: inputFileArg('input file, or - for standard input (the default when data is piped in)'),
   };
 
   static override flags = {
-    to: Flags.string({ char: 't', description: 'output format', options: [...FORMAT_NAMES], required: true }),
+    to: Flags.string({
+      char: 't',
+      description: 'output format; auto: the lossless format with the fewest --tokenizer tokens for this input',
+      options: [...FORMAT_NAMES, 'auto'],
+      required: true,
+    }),
     from: Flags.string({
       char: 'f',
       description: 'input format (default: from the extension, then the content)',
@@ -42,7 +48,7 @@ Exit codes: 0 ok; 1 bad data or a failed --verify; 2 usage (unknown format, miss
     output: Flags.string({ char: 'o', description: 'write to this file (atomically) instead of standard output' }),
     verify: Flags.boolean({ description: 'decode the output again; exit 1 unless it equals the input (values and key order)' }),
     stats: Flags.boolean({ description: 'print bytes and tokens of input and output, and the saving, to stderr' }),
-    tokenizer: Flags.string({ description: 'tokenizer for --stats', options: [...TOKENIZER_NAMES], default: 'o200k_base' }),
+    tokenizer: Flags.string({ description: 'tokenizer for --stats and --to auto', options: [...TOKENIZER_NAMES], default: 'o200k_base' }),
     'toon-delimiter': Flags.string({ description: 'TOON field delimiter', options: Object.keys(TOON_DELIMITERS), default: 'comma' }),
     'toon-indent': Flags.integer({ description: 'TOON spaces per indentation level', min: 1, max: 8, default: 2 }),
     stream: Flags.boolean({ description: 'encode NDJSON or JSON-array rows as they arrive (GCF only: [?] counts, summary trailer)' }),
@@ -50,9 +56,10 @@ Exit codes: 0 ok; 1 bad data or a failed --verify; 2 usage (unknown format, miss
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(Convert);
+    const source = inputSource(args.file);
     if (flags.stream) {
       await streamConvert({
-        source: args.file,
+        source,
         to: flags.to as FormatName,
         from: flags.from,
         output: flags.output,
@@ -61,10 +68,11 @@ Exit codes: 0 ok; 1 bad data or a failed --verify; 2 usage (unknown format, miss
       });
       return;
     }
-    const input = await readInput(args.file);
+    const input = await readInput(source);
     const result = await convert({
       input,
-      to: flags.to as FormatName,
+      to: flags.to as FormatName | 'auto',
+      tokenizer: flags.tokenizer as TokenizerName,
       ...(flags.from ? { from: flags.from as InputFormatName } : {}),
       formatOptions: {
         toon: { delimiter: TOON_DELIMITERS[flags['toon-delimiter'] as keyof typeof TOON_DELIMITERS], indent: flags['toon-indent'] },
@@ -75,6 +83,7 @@ Exit codes: 0 ok; 1 bad data or a failed --verify; 2 usage (unknown format, miss
     const text = result.output.endsWith('\n') ? result.output : `${result.output}\n`;
     if (flags.output) await writeFileAtomic(flags.output, text);
     else await this.writeStdout(text);
+    if (result.auto) this.writeStderr(`${autoChoiceText(result.to, result.auto)}\n`);
     if (result.stats) this.writeStderr(`${formatConvertStats(result.stats)}\n`);
     if (result.verification?.lossless) this.writeStderr(`verified: ${result.to} decodes to the same value (values and key order)\n`);
   }

@@ -1,5 +1,6 @@
-import { Args, Flags } from '@oclif/core';
+import { Flags } from '@oclif/core';
 import { DevboyCommand } from '../src/cli/base-command.js';
+import { inputFileArg, inputSource } from '../src/cli/input-arg.js';
 import { buildResponse } from '../src/budget/response-request.js';
 import { responseJson, responseStatsLine } from '../src/budget/response-report.js';
 import { loadPipelineConfig } from '../src/budget/strategies/config.js';
@@ -14,7 +15,7 @@ import { TOKENIZER_NAMES, type TokenizerName } from '../src/tokens/types.js';
 export default class Format extends DevboyCommand {
   static override summary = 'Fit a provider response into a token budget: trimmed, encoded, with a chunk index.';
 
-  static override description = `Reads FILE (or standard input for "-"): a GitHub, GitLab or Jira list response (a body, or a
+  static override description = `Reads FILE (or standard input for "-", or when data is piped in): a GitHub, GitLab or Jira list response (a body, or a
 recorded exchange as in the corpus), or a list of devboy items. Encodes the items as --to. When that is
 over --budget tokens (counted with --tokenizer), the items are put in the strategy's reading order and
 split into chunks; the chunk asked for (--chunk, default 1) keeps its most valuable items at full detail,
@@ -32,7 +33,7 @@ Exit codes: 0 ok; 1 bad data, or nothing fits in the budget; 2 usage (bad flag, 
   ];
 
   static override args = {
-    file: Args.string({ description: 'response file, or - for standard input', required: true }),
+    file: inputFileArg('response file, or - for standard input (the default when data is piped in)'),
   };
 
   static override flags = {
@@ -57,7 +58,7 @@ Exit codes: 0 ok; 1 bad data, or nothing fits in the budget; 2 usage (bad flag, 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(Format);
     const config = flags.strategy ? { strategies: {} } : await loadPipelineConfig(flags.config);
-    const input = await readInput(args.file);
+    const input = await readInput(inputSource(args.file));
     const out = await buildResponse({
       input,
       to: flags.to as FormatName,

@@ -1,19 +1,22 @@
 import { Flags } from '@oclif/core';
 import { DevboyCommand } from '../src/cli/base-command.js';
 import { connectionFlags, connectionOptions } from '../src/cli/connection-flags.js';
+import { UsageError } from '../src/errors.js';
 import { formatMs } from '../src/providers/failure.js';
 import type { ProviderName } from '../src/model/index.js';
 import { PROVIDER_NAMES } from '../src/providers/registry.js';
 import type { ProgressEvent } from '../src/providers/types.js';
 import { recordLive } from '../src/record/record.js';
+import { plural } from '../src/report/words.js';
 
 export default class Record extends DevboyCommand {
   static override summary = 'Record live GitHub, GitLab or Jira API exchanges as a corpus, to replay offline (e.g. in CI).';
 
   static override description = `Fetches the first --limit issues and pull/merge requests (Jira: issues of --project), and the
 diffs, comments and review discussions of the first --details of them, through the same client
-libraries devboy replays with, and writes each exchange to OUT/<provider>/<project>/ in the
-corpus format, with a MANIFEST.tsv. Authorization headers and cookies are never written.
+libraries devboy replays with, and writes each exchange to DIR/<provider>/<project>/ (DIR is
+--out-dir, also spelled --out) in the corpus format, with a MANIFEST.tsv. Authorization headers
+and cookies are never written.
 
 Credentials come from the environment or flags:
   GitHub  GITHUB_TOKEN (GITHUB_API_URL for Enterprise, e.g. https://HOST/api/v3)
@@ -24,9 +27,9 @@ Nothing is written unless every request succeeds; an earlier recording of the pr
 Exit codes: 0 ok; 1 provider or network failure; 2 usage.`;
 
   static override examples = [
-    'GITHUB_TOKEN=... <%= config.bin %> record --provider github --owner octokit --repo rest.js --limit 30 --out corpus',
-    'GITLAB_TOKEN=... <%= config.bin %> record --provider gitlab --owner gitlab-org --repo gitlab --out corpus',
-    'JIRA_HOST=https://example.atlassian.net JIRA_EMAIL=me@example.com JIRA_API_TOKEN=... <%= config.bin %> record --provider jira --project PROJ --out corpus',
+    'GITHUB_TOKEN=... <%= config.bin %> record --provider github --owner octokit --repo rest.js --limit 30 --out-dir corpus',
+    'GITLAB_TOKEN=... <%= config.bin %> record --provider gitlab --owner gitlab-org --repo gitlab --out-dir corpus',
+    'JIRA_HOST=https://example.atlassian.net JIRA_EMAIL=me@example.com JIRA_API_TOKEN=... <%= config.bin %> record --provider jira --project PROJ --out-dir corpus',
   ];
 
   static override flags = {
@@ -41,15 +44,19 @@ Exit codes: 0 ok; 1 provider or network failure; 2 usage.`;
       min: 0,
       default: 3,
     }),
-    out: Flags.string({ char: 'o', description: 'corpus folder to write into', required: true }),
+    'out-dir': Flags.string({ description: 'corpus folder to write into (required)', aliases: ['out'] }),
+    // -o is an output file in every other command; here it would have meant a folder.
+    output: Flags.string({ char: 'o', hidden: true }),
     ...connectionFlags,
   };
 
   async run(): Promise<void> {
     const { flags } = await this.parse(Record);
+    if (flags.output !== undefined) throw new UsageError('-o names an output file in devboy; record writes a folder: use --out-dir DIR');
+    if (flags['out-dir'] === undefined) throw new UsageError('--out-dir DIR is required: the corpus folder to write into');
     const result = await recordLive({
       provider: flags.provider as ProviderName,
-      outDir: flags.out,
+      outDir: flags['out-dir'],
       limit: flags.limit,
       details: flags.details,
       ...(flags.owner ? { owner: flags.owner } : {}),
@@ -62,7 +69,7 @@ Exit codes: 0 ok; 1 provider or network failure; 2 usage.`;
         if (note) this.writeStderr(`${note}\n`);
       },
     });
-    const lines = [`recorded ${result.files.length} exchanges to ${result.projectDir}`];
+    const lines = [`recorded ${plural(result.files.length, 'exchange')} to ${result.projectDir}`];
     for (const d of result.datasets) lines.push(`  ${d.kind.padEnd(14)} ${String(d.result.items.length).padStart(5)}  ${d.label}`);
     await this.writeStdout(`${lines.join('\n')}\n`);
   }

@@ -1,5 +1,6 @@
-import { Args, Flags } from '@oclif/core';
+import { Flags } from '@oclif/core';
 import { DevboyCommand } from '../src/cli/base-command.js';
+import { inputFileArg, inputSource } from '../src/cli/input-arg.js';
 import { FORMAT_NAMES, type FormatName } from '../src/formats/types.js';
 import { readTranscriptFile, TRANSCRIPT_KINDS, type TranscriptKind } from '../src/transcript/load.js';
 import { playTranscript } from '../src/transcript/playback.js';
@@ -24,7 +25,7 @@ Exit codes: 0 ok; 1 bad session data (file:line:col); 2 usage.`;
   ];
 
   static override args = {
-    file: Args.string({ description: 'session file, or - for standard input', required: true }),
+    file: inputFileArg('session file, or - for standard input (the default when data is piped in)'),
   };
 
   static override flags = {
@@ -56,7 +57,7 @@ Exit codes: 0 ok; 1 bad session data (file:line:col); 2 usage.`;
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(Session);
-    const session = await readTranscriptFile(args.file, flags.import as TranscriptKind | 'auto');
+    const session = await readTranscriptFile(inputSource(args.file), flags.import as TranscriptKind | 'auto');
     const report = await playTranscript(session.entries, {
       format: flags.format as FormatName,
       tokenizer: flags.tokenizer as TokenizerName,

@@ -69,12 +69,13 @@ describe('devboy benchmark --json: schema devboy.benchmark/1 (docs/benchmark-sch
 describe('devboy benchmark: reports', () => {
   it('the table names the tokenizer and baseline of its figures and marks lossy cells', async () => {
     // The standard level holds betamax's GCF key-order loss.
-    const r = await runCli(['benchmark', ...narrow, '--levels', 'standard']);
+    const r = await runCli(['benchmark', ...narrow, '--levels', 'standard', '--details']);
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /^tokenizers: heuristic \(.*an estimate.*\); o200k_base \(gpt-tokenizer/m);
     assert.match(r.stdout, /^Totals over 2 datasets: o200k_base tokens; change vs json_compact/m);
     assert.match(r.stdout, /^Heuristic \(bytes \/ 3\.5\) vs real tokenizer/m);
-    assert.match(r.stdout, /^Not lossless: \d+ dataset\/level\/format cells/m);
+    assert.match(r.stdout, /^github betamaxpy__betamax issues, 83 items: GET \/repos\/betamaxpy\/betamax\/issues\?state=all&per_page=100/m);
+    assert.match(r.stdout, /^Not lossless: \d+ dataset\/level\/format cells? \(/m);
     assert.match(r.stdout, /gcf key order changed at \$\[\d+\]/);
   });
 
@@ -187,10 +188,22 @@ describe('devboy benchmark --export-json, --export-markdown, --export-csv', () =
 });
 
 describe('devboy benchmark: usage', () => {
+  it('--list: the providers, projects and datasets of a corpus, without running', async () => {
+    const r = await runCli(['benchmark', '--list']);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /^the embedded corpus: 3 providers, 13 projects, \d+ planned datasets .*from 228 recordings\)$/m);
+    assert.match(r.stdout, /^ {2}ALOY {2}\(23 recordings, \d+ datasets?\)$/m);
+    assert.match(r.stdout, /^ {4}issues +GET \/search\/issues\?q=github3\+label%3ABug&per_page=100$/m);
+  });
+  it('an unknown project is refused with the ones that exist, closest first', async () => {
+    const r = await runCli(['benchmark', '--project', 'betamax__betamax']);
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /no recordings for betamax__betamax in the corpus; its projects, closest first: github\/betamaxpy__betamax, /);
+  });
   it('without a data source: the embedded corpus, named in the header', async () => {
     const r = await runCli(['benchmark', '--project', 'artsy__emission', '--runs', '1', '--dataset', 'comments']);
     assert.equal(r.code, 0, r.stderr);
-    assert.match(r.stdout, /^devboy benchmark: the embedded corpus \(corpus\/ shipped with devboy\), 1 datasets/m);
+    assert.match(r.stdout, /^devboy benchmark: the embedded corpus \(corpus\/ shipped with devboy\), 1 dataset,/m);
   });
   it('DEVBOY_CORPUS points elsewhere: a missing folder is a usage error naming it', async () => {
     const r = await runCli(['benchmark', '--runs', '1'], { env: { DEVBOY_CORPUS: join(dir, 'no-such-corpus') } });
@@ -310,11 +323,11 @@ describe('devboy benchmark --provider (live mode, against a local server that pl
     }
   });
 
-  it('has the connection flags its hints name: --host, --token, --details, --timeout, --max-retries, --max-wait', async () => {
+  it('has the connection flags its hints name: --host, --token, --live-details, --timeout, --max-retries, --max-wait', async () => {
     const { GITHUB_TOKEN, startGithubLive } = await import('./helpers/live-apis.js');
     const live = await startGithubLive();
     try {
-      const args = ['benchmark', '--provider', 'github', '--owner', 'acme', '--repo', 'widgets', '--limit', '3', '--details', '1'];
+      const args = ['benchmark', '--provider', 'github', '--owner', 'acme', '--repo', 'widgets', '--limit', '3', '--live-details', '1'];
       const flags = ['--host', live.url, '--token', GITHUB_TOKEN, '--timeout', '10', '--max-retries', '0', '--max-wait', '5'];
       const r = await runCli([...args, ...flags, '--runs', '1', '--levels', 'minimal', '--json'], {
         env: { GITHUB_TOKEN: '', GITHUB_API_URL: '' },

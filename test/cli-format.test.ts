@@ -76,7 +76,7 @@ describe('devboy format', () => {
     assert.equal(r.code, 0, r.stderr);
     assert.match(
       r.stderr,
-      /^chunk 1\/1: 12 of 12 files \(\d+ full, \d+ standard, \d+ minimal, \d+ with text cut\) in \d+ of 1500 heuristic tokens \(estimate\), toon; -?\d+\.\d% fewer tokens than json_compact of the same items as sent; strategy size_proportional \(builtin: diffs\)/,
+      /^chunk 1\/1: 12 of 12 files \(\d+ full, \d+ standard, \d+ minimal, \d+ with text cut\) in [\d,]+ of 1,500 heuristic tokens \(estimate\), toon; \d+\.\d% (fewer|more) tokens than json_compact of the same items as sent; strategy size_proportional \(builtin: diffs\)/,
     );
     assert.equal(r.stderr.split('\n').length, 2);
   });

@@ -63,7 +63,7 @@ describe('devboy record on a hostile network', () => {
           'acme',
           '--repo',
           'widgets',
-          '-o',
+          '--out-dir',
           join(dir, 'out'),
           '--host',
           quiet.url,
@@ -86,7 +86,7 @@ describe('devboy record on a hostile network', () => {
 
   it('an endless body stops at DEVBOY_MAX_BODY_MB', async () => {
     const run = await devboy(
-      ['record', '-p', 'github', '--owner', 'acme', '--repo', 'widgets', '-o', join(dir, 'out'), '--host', flood.url],
+      ['record', '-p', 'github', '--owner', 'acme', '--repo', 'widgets', '--out-dir', join(dir, 'out'), '--host', flood.url],
       {
         DEVBOY_MAX_BODY_MB: '2',
       },
@@ -100,7 +100,7 @@ describe('devboy record on a hostile network', () => {
 
   it('a DEVBOY_MAX_BODY_MB that is not a size is a usage error', async () => {
     const run = await devboy(
-      ['record', '-p', 'github', '--owner', 'acme', '--repo', 'widgets', '-o', join(dir, 'out'), '--host', flood.url],
+      ['record', '-p', 'github', '--owner', 'acme', '--repo', 'widgets', '--out-dir', join(dir, 'out'), '--host', flood.url],
       {
         DEVBOY_MAX_BODY_MB: '0',
       },
@@ -118,7 +118,7 @@ describe('devboy record on a hostile network', () => {
       'acme',
       '--repo',
       'widgets',
-      '-o',
+      '--out-dir',
       join(dir, 'out'),
       '--host',
       'https://gitlab_example!',

@@ -63,7 +63,7 @@ describe('devboy record', () => {
 
   it('a rejected token: one line on stderr, exit 1, nothing written, no token shown', async () => {
     const out = join(dir, 'rejected');
-    const run = await devboy(['record', '-p', 'github', '--owner', 'acme', '--repo', 'widgets', '-o', out, '--max-retries', '0'], {
+    const run = await devboy(['record', '-p', 'github', '--owner', 'acme', '--repo', 'widgets', '--out-dir', out, '--max-retries', '0'], {
       GITHUB_TOKEN: 'ghp_wrongTOKENvalue000',
       GITHUB_API_URL: live.url,
     });
@@ -79,7 +79,7 @@ describe('devboy record', () => {
   it('usage errors exit 2', async () => {
     const missing = await devboy(['record', '--provider', 'github', '--owner', 'acme', '--repo', 'widgets']);
     assert.equal(missing.code, 2);
-    assert.match(missing.stderr, /Missing required flag/i);
+    assert.equal(missing.stderr, 'devboy record: --out-dir DIR is required: the corpus folder to write into\n');
     const noRepo = await devboy(['record', '--provider', 'gitlab', '--out', join(dir, 'x')]);
     assert.equal(noRepo.code, 2);
     assert.equal(noRepo.stderr, 'devboy record: --owner and --repo are required for GitHub and GitLab\n');

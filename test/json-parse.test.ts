@@ -74,7 +74,13 @@ describe('parseNdjson', () => {
 describe('firstDifference', () => {
   it('finds a key-order change and says where', () => {
     const d = firstDifference({ x: [{ a: 1, b: 2 }] }, { x: [{ b: 2, a: 1 }] });
-    assert.deepEqual(d, { path: '$.x[0]', kind: 'key-order', expected: 'a,b', actual: 'b,a' });
+    assert.deepEqual(d, {
+      path: '$.x[0]',
+      kind: 'key-order',
+      expected: 'a,b',
+      actual: 'b,a',
+      keys: { expected: ['a', 'b'], actual: ['b', 'a'] },
+    });
     assert.match(describeDifference(d!), /key order changed at \$\.x\[0\]/);
   });
   it('finds a changed scalar type (1 becoming "1")', () => {

@@ -5,6 +5,7 @@ import { describe, it } from 'node:test';
 import { parseBenchmarkResult } from '../src/benchmark/read-result.js';
 import type { BenchmarkResult } from '../src/benchmark/schema.js';
 import { compareResults, type Comparison } from '../src/compare/compare.js';
+import { datasetTitles } from '../src/report/benchmark-summary.js';
 import { COMPARE_EXPORTER_NAMES, COMPARE_EXPORTERS, EXPORTER_NAMES, EXPORTERS, type ReportInput } from '../src/report/index.js';
 import { FIXTURES } from './helpers/paths.js';
 
@@ -99,5 +100,27 @@ describe('exporters against golden files', () => {
     assert.ok(regression.counts.improvements > 0);
     assert.ok(regression.counts.added > 0);
     assert.equal(unchanged.passed, true);
+  });
+
+  it('the table is a summary that fits one screen (at most 60 lines), however many datasets; --details adds every dataset', () => {
+    const many: BenchmarkResult = structuredClone(result);
+    for (let k = 1; k < 20; k++) {
+      for (const d of result.datasets) many.datasets.push({ ...d, label: `${d.label}&copy=${k}` });
+      for (const r of result.rows) many.rows.push({ ...r, label: `${r.label}&copy=${k}` });
+    }
+    const lines = (r: BenchmarkResult, details: boolean) =>
+      EXPORTERS.table.render({ result: r }, { color: false, details }).split('\n').length;
+    assert.ok(lines(result, false) <= 60, `${lines(result, false)} lines`);
+    assert.equal(lines(many, false), lines(result, false));
+    assert.ok(lines(many, true) > lines(result, true) + 19 * result.datasets.length);
+    const summary = EXPORTERS.table.render({ result }, { color: false });
+    for (const section of [/^Recommendation: /m, /^Why published numbers differ: /m, /^Speed: /m, /^Heuristic \(bytes \/ 3\.5\): off by /m])
+      assert.match(summary, section);
+  });
+
+  it('every dataset title names its request, so no two are alike', () => {
+    const titles = datasetTitles(result.datasets);
+    assert.equal(new Set(titles).size, titles.length);
+    for (const [i, d] of result.datasets.entries()) assert.ok(titles[i]!.endsWith(d.label), titles[i]);
   });
 });

@@ -9,6 +9,7 @@ import { firstResponseFit } from './fit.js';
 import { pagesAtBudget } from './pages.js';
 import { BENCHMARK_SCHEMA, type BenchmarkResult, type BenchmarkRow, type DatasetEntry, type SessionSummary } from './schema.js';
 import { biasTable } from './bias.js';
+import { methodContrast, type MethodContrast } from './method-contrast.js';
 import type { TranscriptDedup } from './transcript-dedup.js';
 import { TokenCache } from './token-cache.js';
 import type { SkippedRecording } from '../replay/corpus.js';
@@ -147,6 +148,7 @@ export async function runBenchmark(
     datasets: datasets.map(datasetEntry),
     rows,
     heuristic_bias: biasTable(rows),
+    ...withContrast(methodContrast(rows, options.tokenizers)),
     skipped: (source.skipped ?? []).map((s) => ({
       file: s.file,
       ...(s.line !== undefined ? { line: s.line } : {}),
@@ -199,4 +201,8 @@ function datasetEntry(ds: Dataset): DatasetEntry {
 
 function unique<T>(xs: T[]): T[] {
   return [...new Set(xs)];
+}
+
+function withContrast(contrast: MethodContrast | undefined): { method_contrast?: MethodContrast } {
+  return contrast ? { method_contrast: contrast } : {};
 }

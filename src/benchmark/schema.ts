@@ -1,4 +1,5 @@
 import type { FormatName } from '../formats/types.js';
+import type { MethodContrast } from './method-contrast.js';
 import type { FormatMetadata, SavingsBaseline } from '../metadata/format-metadata.js';
 import type { Pagination, SortInfo } from '../model/index.js';
 import type { DatasetKind, ProviderName } from '../model/index.js';
@@ -39,6 +40,11 @@ export interface BenchmarkResult {
    * when known, reason). Empty when the whole corpus was read; absent in results saved before it existed.
    */
   skipped?: { file: string; line?: number; col?: number; reason: string }[];
+  /**
+   * The same datasets under devboy-tools' published method (json_pretty baseline, bytes / 3.5) and
+   * devboy's (json_compact, a real tokenizer); absent when the run lacks either tokenizer or json/json-compact.
+   */
+  method_contrast?: MethodContrast;
   /** Rows whose format did not round-trip, with the first difference. */
   lossy: {
     provider: ProviderName;

@@ -37,6 +37,11 @@ export async function loadBenchmarkData(req: SourceRequest): Promise<{ datasets:
       ...(project ? { project } : {}),
       ...(req.onProgress ? { onProgress: req.onProgress } : {}),
       onSkip: (s) => skipped.push(s),
+    }).catch((err: unknown) => {
+      // Where devboy is installed means nothing to the reader: name the embedded corpus as such.
+      if (req.embedded && err instanceof UsageError && err.location.file === req.corpus)
+        throw new UsageError(err.message, { file: 'the embedded corpus' });
+      throw err;
     });
     if (datasets.length === 0 && skipped.length > 0) {
       throw new DataError(

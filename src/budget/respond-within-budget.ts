@@ -229,7 +229,7 @@ function trimNote(d: BudgetResult['detail'], budget: number, tokenizer: string, 
     d.minimal > 0 ? `${d.minimal} minimal` : '',
   ].filter(Boolean);
   const cut = d.cut > 0 ? `, ${d.cut} with text cut` : '';
-  return `[trimmed to fit ${budget} ${tokenizer} tokens: ${total} items, ${parts.join(', ')}${cut}; ask for one item to read all of it]`;
+  return `[trimmed to fit ${budget} ${tokenizer} tokens: ${total} item${total === 1 ? '' : 's'}, ${parts.join(', ')}${cut}; ask for one item to read all of it]`;
 }
 
 /** Tokens one value adds to a list in `format`: a one-item list less an empty one. */

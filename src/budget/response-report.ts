@@ -1,4 +1,5 @@
 import type { ResponseOutcome } from './response-request.js';
+import { fewerOrMore, int } from '../report/words.js';
 import { itemNoun } from './chunks/summary.js';
 
 /** One line for `devboy format --stats`: what the response holds, what it cost, against what. */
@@ -7,10 +8,13 @@ export function responseStatsLine(out: ResponseOutcome, budget: number | undefin
   const d = out.detail;
   const estimate = m.tokenizer === 'heuristic' ? ' (estimate)' : '';
   const detail = m.truncated ? ` (${d.full} full, ${d.standard} standard, ${d.minimal} minimal, ${d.cut} with text cut)` : '';
-  const within = budget === undefined ? '' : ` of ${budget}`;
-  const saving = `${(m.encoder_savings_pct * 100).toFixed(1)}% fewer tokens than ${m.baseline} of the same items as sent`;
+  const within = budget === undefined ? '' : ` of ${int(budget)}`;
+  const saving =
+    m.encoder_savings_pct === 0
+      ? `as many tokens as ${m.baseline} of the same items as sent`
+      : `${fewerOrMore(m.encoder_savings_pct)} tokens than ${m.baseline} of the same items as sent`;
   const algorithm = out.algorithm ? `, ${out.algorithm}` : '';
-  return `chunk ${m.chunk_number}/${m.total_chunks}: ${m.included_items} of ${m.total_items} ${itemNoun(out.kind, m.total_items ?? 0)}${detail} in ${m.estimated_tokens}${within} ${m.tokenizer} tokens${estimate}, ${m.format}; ${saving}; strategy ${out.strategy} (${out.resolution.by}: ${out.resolution.name})${algorithm}`;
+  return `chunk ${m.chunk_number}/${m.total_chunks}: ${m.included_items} of ${m.total_items} ${itemNoun(out.kind, m.total_items ?? 0)}${detail} in ${int(m.estimated_tokens)}${within} ${m.tokenizer} tokens${estimate}, ${m.format}; ${saving}; strategy ${out.strategy} (${out.resolution.by}: ${out.resolution.name})${algorithm}`;
 }
 
 /** `devboy format --json`: the content, FormatMetadata (19 fields), and how the pipeline got there. */

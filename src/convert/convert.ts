@@ -1,6 +1,6 @@
 import { DataError, lineColAt } from '../errors.js';
 import { assertInputFormatName, detectFromContent, detectFromExtension, type InputFormatName } from '../formats/detect.js';
-import { loadFormat, type FormatName, type FormatOptions } from '../formats/registry.js';
+import { FORMAT_NAMES, loadFormat, loadFormats, type FormatName, type FormatOptions } from '../formats/registry.js';
 import { verifyRoundTrip, type RoundTrip } from '../formats/verify.js';
 import { depthMessage, tooDeepPath } from '../json/depth.js';
 import { LoneSurrogateError } from '../json/encode-guard.js';
@@ -15,7 +15,10 @@ export interface ConvertRequest {
   input: Input;
   /** Input format; detected from the extension, then the content, when absent. */
   from?: InputFormatName;
-  to: FormatName;
+  /** `auto`: the lossless format with the fewest tokens under `tokenizer`. */
+  to: FormatName | 'auto';
+  /** What `auto` counts with (default o200k_base). */
+  tokenizer?: TokenizerName;
   formatOptions?: FormatOptions;
   /** Decode the output again and fail unless it equals the input value. */
   verify?: boolean;
@@ -39,9 +42,17 @@ export interface ConvertStats {
   saving: { tokens: number; bytes: number; baseline: string };
 }
 
+/** How `--to auto` chose: every format's tokens under one tokenizer, and whether it round-trips. */
+export interface AutoChoice {
+  tokenizer: TokenizerName;
+  estimate: boolean;
+  candidates: { format: FormatName; tokens: number; lossless: boolean; reason?: string }[];
+}
+
 export interface ConvertResult {
   from: InputFormatName;
   to: FormatName;
+  auto?: AutoChoice;
   value: JsonValue;
   /** The encoded text, exactly as a model would receive it. */
   output: string;
@@ -51,24 +62,77 @@ export interface ConvertResult {
 
 export async function convert(req: ConvertRequest): Promise<ConvertResult> {
   const file = req.input.name;
-  const from = req.from ?? (await detect(req.input, req.formatOptions));
-  const value = await decodeInput(req.input, from, req.formatOptions);
-  const target = await loadFormat(req.to, req.formatOptions);
+  const { from, value } = await readValue(req.input, req.from, req.formatOptions);
+  const auto = req.to === 'auto' ? await chooseFormat(value, req.tokenizer ?? 'o200k_base', req.formatOptions, file) : undefined;
+  const to: FormatName = auto ? auto.chosen : (req.to as FormatName);
+  const target = await loadFormat(to, req.formatOptions);
   let output: string;
   try {
-    output = target.encode(value);
+    output = auto?.text ?? target.encode(value);
   } catch (err) {
     if (err instanceof LoneSurrogateError) throw locateLoneSurrogate(err, req.input, from);
-    throw err instanceof DataError ? err.inFile(file) : new DataError(`cannot encode as ${req.to}: ${(err as Error).message}`, { file });
+    throw err instanceof DataError ? err.inFile(file) : new DataError(`cannot encode as ${to}: ${(err as Error).message}`, { file });
   }
-  const result: ConvertResult = { from, to: req.to, value, output };
+  const result: ConvertResult = { from, to, value, output, ...(auto ? { auto: auto.choice } : {}) };
   if (req.verify) {
     const check = verifyRoundTrip(target, value, output);
     result.verification = check;
     if (!check.lossless) throw new DataError(`round trip failed, output is not lossless: ${check.reason}`, { file });
   }
-  if (req.stats) result.stats = await measure(req.input.text, from, output, req.to, req.stats);
+  if (req.stats) result.stats = await measure(req.input.text, from, output, to, req.stats);
   return result;
+}
+
+/** The input's format (given, else from the extension, then the content) and its value, exactly. */
+export async function readValue(
+  input: Input,
+  from?: InputFormatName,
+  options?: FormatOptions,
+): Promise<{ from: InputFormatName; value: JsonValue }> {
+  const format = from ?? (await detect(input, options));
+  return { from: format, value: await decodeInput(input, format, options) };
+}
+
+/**
+ * `--to auto`: encode in every format, keep those whose output decodes (from its bytes) to the
+ * input, and take the one with the fewest tokens; a tie goes to the earlier format in the registry.
+ */
+async function chooseFormat(
+  value: JsonValue,
+  tokenizerName: TokenizerName,
+  options: FormatOptions | undefined,
+  file: string,
+): Promise<{ chosen: FormatName; text: string; choice: AutoChoice }> {
+  const tokenizer = await loadTokenizer(tokenizerName);
+  const candidates: (AutoChoice['candidates'][number] & { text?: string })[] = [];
+  for (const format of await loadFormats(FORMAT_NAMES, options)) {
+    let text: string;
+    try {
+      text = format.encode(value);
+    } catch (err) {
+      candidates.push({ format: format.name, tokens: Number.NaN, lossless: false, reason: (err as Error).message });
+      continue;
+    }
+    const check = verifyRoundTrip(format, value, text);
+    candidates.push({
+      format: format.name,
+      tokens: tokenizer.count(text),
+      lossless: check.lossless,
+      ...(check.reason ? { reason: check.reason } : {}),
+      text,
+    });
+  }
+  const best = candidates.filter((c) => c.lossless).sort((a, b) => a.tokens - b.tokens)[0];
+  if (!best) throw new DataError('no format round-trips this input (--to auto)', { file });
+  return {
+    chosen: best.format,
+    text: best.text!,
+    choice: {
+      tokenizer: tokenizer.name,
+      estimate: tokenizer.estimate,
+      candidates: candidates.map(({ text: _text, ...c }) => c),
+    },
+  };
 }
 
 async function detect(input: Input, options?: FormatOptions): Promise<InputFormatName> {

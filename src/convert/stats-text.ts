@@ -1,4 +1,6 @@
-import type { ConvertStats } from './convert.js';
+import { fewerOrMore } from '../report/words.js';
+import type { AutoChoice, ConvertStats } from './convert.js';
+import type { FormatName } from '../formats/types.js';
 
 /** The `--stats` block: every token figure names its tokenizer, the saving names its baseline. */
 export function formatConvertStats(s: ConvertStats): string {
@@ -9,7 +11,7 @@ export function formatConvertStats(s: ConvertStats): string {
   return [
     line('input ', s.input),
     line('output', s.output),
-    `saving ${pct(s.saving.tokens)} ${tk}, ${pct(s.saving.bytes)} bytes; baseline: ${s.saving.baseline}`,
+    `output vs input: ${fewerOrMore(s.saving.tokens)} ${tk}, ${fewerOrMore(s.saving.bytes)} bytes; baseline: ${s.saving.baseline}`,
   ].join('\n');
 }
 
@@ -17,7 +19,16 @@ function group(n: number): string {
   return n.toLocaleString('en-US');
 }
 
-/** Negative means the output is larger than the baseline. */
-function pct(f: number): string {
-  return `${(f * 100).toFixed(1)}%`;
+/** What `--to auto` chose and why, on one line: the winner's tokens, the runner-up's cost, what was refused. */
+export function autoChoiceText(chosen: FormatName, a: AutoChoice): string {
+  const tk = a.estimate ? `${a.tokenizer} tokens (an estimate)` : `${a.tokenizer} tokens`;
+  const ranked = a.candidates.filter((c) => c.lossless).sort((x, y) => x.tokens - y.tokens);
+  const best = ranked[0]!;
+  const next = ranked.find((c) => c.format !== chosen);
+  const refused = a.candidates.filter((c) => !c.lossless).map((c) => c.format);
+  return [
+    `auto: ${chosen}, the lossless format with the fewest ${tk} for this input: ${group(best.tokens)}`,
+    next ? `; runner-up ${next.format}: ${group(next.tokens)}, ${fewerOrMore(1 - next.tokens / best.tokens)}` : '',
+    refused.length ? `; not lossless here: ${refused.join(', ')}` : '',
+  ].join('');
 }

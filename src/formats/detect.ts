@@ -1,7 +1,6 @@
 import { extname } from 'node:path';
-import { DataError, UsageError } from '../errors.js';
+import { DataError, DevboyError, lineColAt, UsageError, type Location } from '../errors.js';
 import { findJsonError } from '../json/parse.js';
-import { lineColAt } from '../errors.js';
 import { FORMAT_NAMES, type Format } from './types.js';
 
 /** What `--from` accepts: every format, plus NDJSON (one JSON value per line) as input only. */
@@ -36,6 +35,7 @@ export function detectFromExtension(path: string): InputFormatName | undefined {
 export function detectFromContent(text: string, decoders: { stc: Format; toon: Format }, file?: string): InputFormatName {
   const body = text.trimStart();
   if (body.startsWith('GCF ')) return 'gcf';
+  if (body === '') throw new DataError('empty input: nothing to convert', file !== undefined ? { file } : undefined);
   try {
     JSON.parse(text);
     return 'json';
@@ -47,14 +47,55 @@ export function detectFromContent(text: string, decoders: { stc: Format; toon: F
   if (succeeds(() => decoders.stc.decode(text))) return 'stc';
   const first = body[0];
   const looksLikeJson = first === '{' || first === '"' || (first === '[' && !/^\[\d+[^\]\n]*\](\{[^}\n]*\})?:/.test(body));
-  if (!looksLikeJson && body !== '' && succeeds(() => decoders.toon.decode(text))) return 'toon';
+  if (!looksLikeJson && succeeds(() => decoders.toon.decode(text))) return 'toon';
+  const likely = likeliest(body);
+  const { message, location } = failure(likely, text, decoders);
+  throw new DataError(
+    `cannot tell the format (tried GCF, JSON, NDJSON, STC and TOON; pass --from); likeliest ${LABEL[likely]}: ${message}`,
+    { ...(file !== undefined ? { file } : {}), ...location },
+  );
+}
+
+type Guess = 'json' | 'ndjson' | 'stc' | 'toon';
+const LABEL: Record<Guess, string> = { json: 'JSON', ndjson: 'NDJSON', stc: 'STC', toon: 'TOON' };
+
+/**
+ * The format a text that no grammar accepts was most likely meant to be, from its shape: whose error
+ * helps the person fix it. A count header (`[3]…`) is TOON over several lines and STC on one; an
+ * object with a bare key (`{a:1}`) is STC; several lines that are each an object or array are NDJSON;
+ * other brackets and JSON scalars are JSON; the rest (`key: value`, `b[3]: x,y`) is TOON.
+ */
+function likeliest(body: string): Guess {
+  const lines = body.split('\n').filter((l) => l.trim() !== '');
+  const first = body[0];
+  if (first === '[' && /^\[\d+\]/.test(body)) return lines.length > 1 ? 'toon' : 'stc';
+  if (first === '{' && /^\{\s*[A-Za-z_]\w*\s*[:[]/.test(body)) return 'stc';
+  if (lines.length > 1 && lines.every((l) => /^\s*[[{].*[\]}]\s*$/.test(l))) return 'ndjson';
+  if (first === '{' || first === '[' || first === '"' || /^(-?\d|true\b|false\b|null\b)/.test(body)) return 'json';
+  return 'toon';
+}
+
+/** What the format's own parser says is wrong with the text, and where. */
+function failure(guess: Guess, text: string, decoders: { stc: Format; toon: Format }): { message: string; location: Location } {
+  if (guess === 'stc' || guess === 'toon') {
+    try {
+      decoders[guess].decode(text);
+    } catch (err) {
+      if (err instanceof DevboyError) return { message: err.message.replace(/^invalid (STC|TOON): /, ''), location: err.location };
+      return { message: (err as Error).message, location: {} };
+    }
+  }
+  if (guess === 'ndjson') {
+    const lines = text.split('\n');
+    for (let i = 0; i < lines.length; i++) {
+      const line = lines[i]!.replace(/\r$/, '');
+      if (line.trim() === '' || isJsonLine(line)) continue;
+      const { offset, message } = findJsonError(line);
+      return { message, location: { line: i + 1, col: offset + 1 } };
+    }
+  }
   const { offset, message } = findJsonError(text);
-  const { line, col } = lineColAt(text, offset);
-  throw new DataError(`cannot tell the format (not JSON, NDJSON, GCF, STC or TOON; pass --from). As JSON: ${message}`, {
-    ...(file !== undefined ? { file } : {}),
-    line,
-    col,
-  });
+  return { message, location: lineColAt(text, offset) };
 }
 
 function isJsonLine(line: string): boolean {

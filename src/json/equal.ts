@@ -43,6 +43,8 @@ export interface Difference {
   kind: DifferenceKind;
   expected: string;
   actual: string;
+  /** For `key-order`: both key lists, whole (keys may contain commas, so not split from the strings). */
+  keys?: { expected: string[]; actual: string[] };
 }
 
 interface Visit {
@@ -127,15 +129,21 @@ function finish(v: Visit, path: () => string): Difference | null {
   const ek = Object.keys(v.expected as object);
   const ak = Object.keys(v.actual as object);
   if (ek.every((k, i) => k === ak[i])) return null;
-  return { path: path(), kind: 'key-order', expected: ek.join(','), actual: ak.join(',') };
+  return { path: path(), kind: 'key-order', expected: ek.join(','), actual: ak.join(','), keys: { expected: ek, actual: ak } };
 }
 
 /** One line a user can act on: what changed, and where (a very deep path shortened in the middle). */
 export function describeDifference(difference: Difference): string {
   const d = { ...difference, path: clipMiddle(difference.path) };
   switch (d.kind) {
-    case 'key-order':
-      return `key order changed at ${d.path} (expected ${clip(d.expected)}; got ${clip(d.actual)})`;
+    case 'key-order': {
+      // Two long lists that share a prefix read as identical once clipped: start both where they part.
+      const expected = d.keys?.expected ?? d.expected.split(',');
+      const actual = d.keys?.actual ?? d.actual.split(',');
+      let i = 0;
+      while (i < expected.length && expected[i] === actual[i]) i++;
+      return `key order changed at ${d.path}, key ${i + 1}: expected ${keysFrom(expected, i)}; got ${keysFrom(actual, i)}`;
+    }
     case 'missing-key':
       return `key lost at ${d.path} (was ${d.expected})`;
     case 'extra-key':
@@ -170,6 +178,14 @@ function preview(v: unknown): string {
 
 function clipMiddle(s: string, max = 160): string {
   return s.length > max ? `${s.slice(0, 60)}…${s.slice(-(max - 61))}` : s;
+}
+
+/** The keys from position `from` on, as many whole keys as fit in about 60 characters. */
+function keysFrom(keys: string[], from: number, max = 60): string {
+  let text = clip(keys[from] ?? '', max);
+  let i = from + 1;
+  for (; i < keys.length && text.length + 1 + keys[i]!.length <= max; i++) text += `,${keys[i]}`;
+  return i < keys.length ? `${text},…` : text;
 }
 
 function clip(s: string, max = 60): string {

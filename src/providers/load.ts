@@ -1,7 +1,8 @@
 import { join } from 'node:path';
 import type { HttpOptions, TransportHooks } from '../http/transport.js';
 import { DataError, DevboyError, UsageError } from '../errors.js';
-import { scanCorpus, type SkippedRecording } from '../replay/corpus.js';
+import { listProjects, scanCorpus, type SkippedRecording } from '../replay/corpus.js';
+import { closestFirst } from '../text/edit-distance.js';
 import { ReplayServer, type Fault } from '../replay/server.js';
 import { planCorpus, pathAndQuery } from './corpus-plan.js';
 import type { Dataset, ProviderName } from '../model/index.js';
@@ -50,9 +51,8 @@ export async function loadCorpusDatasets(corpusDir: string, options: CorpusLoadO
   for (const s of scan.skipped) skip(s);
   const projects = scan.projects;
   if (projects.length === 0 && (options.provider || options.project)) {
-    throw new UsageError(`no recordings for ${[options.provider, options.project].filter(Boolean).join('/')} in the corpus`, {
-      file: corpusDir,
-    });
+    const wanted = [options.provider, options.project].filter(Boolean).join('/');
+    throw new UsageError(`no recordings for ${wanted} in the corpus; ${await whatItHolds(corpusDir, options)}`, { file: corpusDir });
   }
   const datasets: Dataset[] = [];
   for (const { provider, project, entries } of projects) {
@@ -90,6 +90,17 @@ export async function loadCorpusDatasets(corpusDir: string, options: CorpusLoadO
     }
   }
   return sortDatasets(datasets);
+}
+
+/** The corpus's projects, the likeliest meant first: what to say when one asked for is not there. */
+async function whatItHolds(corpusDir: string, options: CorpusLoadOptions): Promise<string> {
+  const all = await listProjects(corpusDir, options.provider ? [options.provider] : PROVIDER_NAMES);
+  if (all.length === 0)
+    return `it holds no ${options.provider ?? 'provider'} projects (devboy benchmark --corpus DIR --list shows what it holds)`;
+  const names = all.map((p) => (options.provider ? p.project : `${p.provider}/${p.project}`));
+  const ranked = options.project ? closestFirst(options.project, names) : names;
+  const shown = ranked.slice(0, 5);
+  return `its projects${options.project ? ', closest first' : ''}: ${shown.join(', ')}${ranked.length > shown.length ? ` (and ${ranked.length - shown.length} more: --list shows all)` : ''}`;
 }
 
 export interface LiveLoadOptions extends CredentialOptions {

@@ -94,6 +94,16 @@ export async function scanCorpus(dir: string, filter: CorpusFilter = {}): Promis
   return { projects, skipped };
 }
 
+/** The projects a corpus holds (folder names only; no recording is read), provider by provider. */
+export async function listProjects(dir: string, providers?: readonly string[]): Promise<{ provider: string; project: string }[]> {
+  await requireDirectory(dir);
+  const out: { provider: string; project: string }[] = [];
+  for (const provider of providers ?? (await subdirectories(dir))) {
+    for (const project of await subdirectories(join(dir, provider))) out.push({ provider, project });
+  }
+  return out;
+}
+
 async function requireDirectory(dir: string): Promise<void> {
   try {
     if ((await stat(dir)).isDirectory()) return;

@@ -1,3 +1,4 @@
+import { editDistance } from '../text/edit-distance.js';
 import { recordedAtMs, type CorpusEntry } from './exchange.js';
 
 /**
@@ -156,16 +157,4 @@ export function closestRecording(recordings: readonly Recording[], method: strin
     if (!best || distance < best.distance) best = { recording, distance };
   }
   return best?.recording;
-}
-
-function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    }
-    previous = current;
-  }
-  return previous[b.length]!;
 }

@@ -1,7 +1,9 @@
 import type { BenchmarkResult } from '../benchmark/schema.js';
-import { int, msSpread, pct, ratio, saved, summarize } from './benchmark-summary.js';
+import { int, msSpread, pct, ratio, saved, summarize, type BenchmarkSummary } from './benchmark-summary.js';
+import type { MethodContrast } from '../benchmark/method-contrast.js';
 import { SPEED_REFERENCE } from '../benchmark/speed.js';
 import { rangeFromZero, xyBarChart } from './mermaid.js';
+import { fewerOrMore, plural } from './words.js';
 import { header } from './header.js';
 import { familyMarkdownLines } from './families.js';
 
@@ -29,7 +31,7 @@ export function benchmarkMarkdown(result: BenchmarkResult): string {
       row([
         t.level,
         ...t.cells.map((c) => {
-          const text = `${int(c.tokens)} (${pct(c.saving)}), ${int(c.pages)} pages${c.lossyRows ? ` ⚠ ${c.lossyRows} lossy` : ''}`;
+          const text = `${int(c.tokens)} (${pct(c.saving)}), ${plural(c.pages, 'page')}${c.lossyRows ? ` ⚠ ${c.lossyRows} lossy` : ''}`;
           return c.format === t.winner ? `**${text}**` : text;
         }),
       ]),
@@ -52,12 +54,14 @@ export function benchmarkMarkdown(result: BenchmarkResult): string {
     );
   }
 
+  out.push('', ...recommendationMarkdown(s, tk, baseline));
+  if (s.contrast) out.push('', ...contrastMarkdown(s.contrast));
   out.push(...familyMarkdownLines(result));
 
   if (s.speed.length) {
     out.push(
       '',
-      `### Speed (every dataset at every level once: sum of per-call medians of ${result.settings.runs} runs, [fastest-slowest]; ×N = time / ${SPEED_REFERENCE}'s in this run)`,
+      `### Speed (every dataset at every level once: sum of per-call medians of ${plural(result.settings.runs, 'run')}, [fastest-slowest]; ×N = time / ${SPEED_REFERENCE}'s in this run)`,
       '',
     );
     out.push(
@@ -80,7 +84,7 @@ export function benchmarkMarkdown(result: BenchmarkResult): string {
     const x = s.session;
     out.push(
       '',
-      `### Session \`${esc(x.file)}\`: ${x.calls} calls, ${x.hits} repeated (savings of ${s.primary} tokens vs ${x.baseline}; combined = dedup + (1 − dedup) × encoder; measured = what the model received)`,
+      `### Session \`${esc(x.file)}\`: ${plural(x.calls, 'call')}, ${int(x.hits)} repeated (savings of ${s.primary} tokens vs ${x.baseline}; combined = dedup + (1 − dedup) × encoder; measured = what the model received)`,
       '',
     );
     out.push(row(['format', 'dedup', 'encoder', 'combined', 'measured']), row(['---', '---:', '---:', '---:', '---:']));
@@ -88,25 +92,32 @@ export function benchmarkMarkdown(result: BenchmarkResult): string {
   }
 
   if (result.heuristic_bias.length) {
-    out.push('', '### Heuristic bias (bytes / 3.5 vs the real tokenizer; negative = undercounts)', '');
-    out.push(row(['level', ...s.formats]), row(['---', ...s.formats.map(() => '---:')]));
-    for (const b of groupBias(result, s.levels, s.formats)) out.push(row(b));
+    const w = s.heuristicWinners;
     out.push(
       '',
-      s.disagreements.length
-        ? `The heuristic picks a different winner than ${s.primary} in ${s.disagreements.length} dataset/level cells.`
-        : `The heuristic and ${s.primary} agree on every winner.`,
+      '### Heuristic (bytes / 3.5)',
+      '',
+      w
+        ? `It picks another winner than ${s.primary} in ${int(w.differ)} of ${plural(w.cells, 'dataset/level cell')} (${int(w.ties)} have a tie, which agrees when a tied format is the other's winner).`
+        : `No real tokenizer in this run to compare it with.`,
+      '',
+      '<details><summary>Its bias per format and level (negative = undercounts)</summary>',
+      '',
     );
+    out.push(row(['level', ...s.formats]), row(['---', ...s.formats.map(() => '---:')]));
+    for (const b of groupBias(result, s.levels, s.formats)) out.push(row(b));
+    out.push('', '</details>');
   }
 
   if (s.fit.length) {
     out.push(
       '',
-      `### First response at ${int(result.settings.budget)} ${s.primary} tokens (devboy format's pipeline; datasets that do not fit whole at full detail)`,
+      `<details><summary>First response at ${int(result.settings.budget)} ${s.primary} tokens (devboy format's pipeline; the ${plural(s.fit.length, 'dataset')} that do not fit whole at full detail)</summary>`,
       '',
     );
     out.push(row(['dataset', ...s.formats]), row(['---', ...s.formats.map(() => '---')]));
     for (const f of s.fit) out.push(row([esc(f.title), ...s.formats.map((name) => f.cells.get(name) ?? '')]));
+    out.push('', '</details>');
   }
 
   const skipped = result.skipped ?? [];
@@ -120,8 +131,18 @@ export function benchmarkMarkdown(result: BenchmarkResult): string {
 
   out.push('', '### Round trips', '');
   if (result.lossy.length === 0) out.push('Every format round-tripped every row (values and key order).');
-  else
-    for (const l of result.lossy) out.push(`- ${esc(`${l.provider} ${l.project} ${l.dataset} ${l.level} ${l.format}`)}: ${esc(l.reason)}`);
+  else {
+    const formats = [...new Set(result.lossy.map((l) => l.format))].join(', ');
+    out.push(
+      `Not lossless: ${plural(result.lossy.length, 'dataset/level/format cell')} (${formats}); every other row round-tripped.`,
+      '',
+      '<details><summary>Each lossy cell and what it lost</summary>',
+      '',
+    );
+    for (const l of result.lossy)
+      out.push(`- ${esc(`${l.provider} ${l.project} ${l.dataset} ${l.label} ${l.level} ${l.format}`)}: ${esc(l.reason)}`);
+    out.push('', '</details>');
+  }
 
   out.push(
     '',
@@ -138,7 +159,7 @@ export function benchmarkMarkdown(result: BenchmarkResult): string {
           ...s.formats.map((f) => {
             const r = l.cells.get(f);
             if (!r) return '';
-            const text = `${int(r.tokens)} (${pct(r.savings.encoder)})${r.pages > 1 ? ` ${r.pages}p` : ''}${r.lossless ? '' : ' ⚠'}`;
+            const text = `${int(r.tokens)} (${pct(r.savings.encoder)})${r.pages > 1 ? ` ${int(r.pages)}p` : ''}${r.lossless ? '' : ' ⚠'}`;
             return f === l.winner ? `**${text}**` : text;
           }),
         ]),
@@ -171,4 +192,46 @@ function row(cells: string[]): string {
 
 function esc(text: string): string {
   return text.replace(/\|/g, '\\|').replace(/</g, '&lt;');
+}
+
+function recommendationMarkdown(s: BenchmarkSummary, tk: string, baseline: string): string[] {
+  const kinds = [...new Set(s.recommendations.map((r) => r.kind))];
+  if (kinds.length === 0) return [];
+  const out = [
+    `### Recommendation (the lossless format with the fewest ${tk} per dataset kind and level, its change vs ${baseline}; the runner-up and how much more it costs)`,
+    '',
+    row(['kind (datasets)', ...s.levels]),
+    row(['---', ...s.levels.map(() => '---')]),
+  ];
+  for (const kind of kinds) {
+    const rec = s.recommendations.filter((r) => r.kind === kind);
+    out.push(
+      row([
+        `${kind} (${rec[0]?.datasets ?? 0})`,
+        ...s.levels.map((level) => {
+          const r = rec.find((x) => x.level === level);
+          if (!r?.winner) return 'none lossless';
+          const next = r.runnerUp ? `; ${r.runnerUp.format} +${((r.runnerUp.tokens / r.runnerUp.winnerTokens - 1) * 100).toFixed(1)}%` : '';
+          return `**${r.winner}** ${pct(r.saving ?? 0)}${next}`;
+        }),
+      ]),
+    );
+  }
+  return out;
+}
+
+function contrastMarkdown(c: MethodContrast): string[] {
+  const change = (f: number) => `${fewerOrMore(f)} tokens`;
+  return [
+    `### Why published numbers differ (devboy-tools' method against devboy's, on the same ${plural(c.scope.datasets, 'dataset')}: issue, merge request and diff lists at full detail)`,
+    '',
+    row([
+      'format',
+      'published method (vs json_pretty, bytes / 3.5)',
+      `measured (vs json_compact, ${c.measured.tokenizer})`,
+      'conclusion flips',
+    ]),
+    row(['---', '---:', '---:', '---:']),
+    ...c.formats.map((f) => row([f.format, change(f.published_saving), change(f.measured_saving), `${f.flips} of ${c.scope.datasets}`])),
+  ];
 }

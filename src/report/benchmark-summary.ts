@@ -1,8 +1,11 @@
-import type { BenchmarkResult, BenchmarkRow } from '../benchmark/schema.js';
+import { methodContrast, type MethodContrast } from '../benchmark/method-contrast.js';
+import type { BenchmarkResult, BenchmarkRow, DatasetEntry } from '../benchmark/schema.js';
+import type { DatasetKind } from '../model/index.js';
 import { speedByFormat, type FormatSpeed } from '../benchmark/speed.js';
 import type { FormatName } from '../formats/types.js';
 import type { TokenizerName } from '../tokens/types.js';
 import type { Level } from '../trim/levels.js';
+import { plural } from './words.js';
 
 /** The views every exporter shows, computed once from a result so table and Markdown agree. */
 export interface BenchmarkSummary {
@@ -17,10 +20,31 @@ export interface BenchmarkSummary {
   fit: { title: string; cells: Map<FormatName, string> }[];
   /** Where the heuristic and the primary tokenizer pick different winners. */
   disagreements: { dataset: string; level: Level; heuristic: FormatName; primary: FormatName }[];
+  /**
+   * How the heuristic's winners compare with the primary tokenizer's, per dataset and level: cells
+   * compared, cells where either has a tie for fewest tokens (a tie agrees when the tied formats
+   * include the other's winner), and cells where they disagree.
+   */
+  heuristicWinners?: { cells: number; ties: number; differ: number };
+  /** Per dataset kind and level: the lossless format with the fewest tokens under the primary tokenizer. */
+  recommendations: Recommendation[];
+  /** devboy-tools' published method beside the measured one (issue, MR and diff lists at full detail). */
+  contrast?: MethodContrast;
   /** Encode and decode time per format over every dataset and level, with ratios to json-compact. */
   speed: FormatSpeed[];
   /** With --session: the replayed session's savings per format under the primary tokenizer. */
   session?: SessionView;
+}
+
+export interface Recommendation {
+  kind: DatasetKind;
+  level: Level;
+  datasets: number;
+  /** Fewest tokens summed over the kind's datasets, among formats lossless on every one of them. */
+  winner?: FormatName;
+  /** Against the run's savings baseline, summed tokens over summed tokens. */
+  saving?: number;
+  runnerUp?: { format: FormatName; tokens: number; winnerTokens: number };
 }
 
 export interface SessionView {
@@ -71,10 +95,11 @@ export function summarize(result: BenchmarkResult): BenchmarkSummary {
     return { level, cells, ...(winner ? { winner } : {}) };
   });
 
-  const datasets: DatasetView[] = result.datasets.map((d) => {
+  const titles = datasetTitles(result.datasets);
+  const datasets: DatasetView[] = result.datasets.map((d, i) => {
     const key = `${d.provider}|${d.project}|${d.dataset}|${d.label}`;
     return {
-      title: `${d.provider} ${d.project} ${d.dataset}, ${d.items} items: ${d.label}`,
+      title: titles[i]!,
       items: d.items,
       levels: levels.map((level) => {
         const cells = new Map<FormatName, BenchmarkRow>();
@@ -89,18 +114,28 @@ export function summarize(result: BenchmarkResult): BenchmarkSummary {
   });
 
   const disagreements: BenchmarkSummary['disagreements'] = [];
+  let heuristicWinners: BenchmarkSummary['heuristicWinners'];
   if (primary !== 'heuristic' && names.includes('heuristic')) {
+    heuristicWinners = { cells: 0, ties: 0, differ: 0 };
     for (const d of result.datasets) {
       const key = `${d.provider}|${d.project}|${d.dataset}|${d.label}`;
       for (const level of levels) {
         const pick = (tk: TokenizerName) =>
-          winnerOf(formats.map((f) => byKey.get(`${key}|${level}|${f}|${tk}`)).filter((r): r is BenchmarkRow => !!r));
+          fewestTokens(formats.map((f) => byKey.get(`${key}|${level}|${f}|${tk}`)).filter((r): r is BenchmarkRow => !!r));
         const h = pick('heuristic');
         const p = pick(primary);
-        if (h && p && h !== p) disagreements.push({ dataset: `${d.provider} ${d.project} ${d.dataset}`, level, heuristic: h, primary: p });
+        if (h.length === 0 || p.length === 0) continue;
+        heuristicWinners.cells++;
+        if (h.length > 1 || p.length > 1) heuristicWinners.ties++;
+        if (!h.some((f) => p.includes(f))) {
+          heuristicWinners.differ++;
+          disagreements.push({ dataset: `${d.provider} ${d.project} ${d.dataset}`, level, heuristic: h[0]!, primary: p[0]! });
+        }
       }
     }
   }
+  const recommendations = recommend(result, primary, levels, formats);
+  const contrast = result.method_contrast ?? methodContrast(result.rows, names);
   const fit: BenchmarkSummary['fit'] = [];
   for (const d of result.datasets) {
     const entries = result.fit.filter(
@@ -110,7 +145,7 @@ export function summarize(result: BenchmarkResult): BenchmarkSummary {
     if (!squeezed) continue;
     const cells = new Map<FormatName, string>();
     for (const f of entries) cells.set(f.format, f.fits ? fitCell(f) : 'nothing fits');
-    fit.push({ title: `${d.provider} ${d.project} ${d.dataset}, ${d.items} items`, cells });
+    fit.push({ title: titles[result.datasets.indexOf(d)]!, cells });
   }
   const speed = speedByFormat(result.rows, formats, primary);
   const session = result.session
@@ -124,7 +159,20 @@ export function summarize(result: BenchmarkResult): BenchmarkSummary {
           .map((x) => ({ format: x.format, dedup: x.dedup, encoder: x.encoder, combined: x.combined, measured: x.measured })),
       }
     : undefined;
-  return { primary, formats, levels, totals, datasets, disagreements, fit, speed, ...(session ? { session } : {}) };
+  return {
+    primary,
+    formats,
+    levels,
+    totals,
+    datasets,
+    disagreements,
+    ...(heuristicWinners ? { heuristicWinners } : {}),
+    recommendations,
+    ...(contrast ? { contrast } : {}),
+    fit,
+    speed,
+    ...(session ? { session } : {}),
+  };
 }
 
 /** `83/150 items: 12 full, 71 minimal, 3 cut, 2 chunks` */
@@ -136,6 +184,53 @@ function fitCell(f: Extract<BenchmarkResult['fit'][number], { fits: true }>): st
     f.detail.cut && `${f.detail.cut} cut`,
   ].filter(Boolean);
   return `${f.included_items}/${f.total_items}: ${parts.join(', ')}${f.total_chunks > 1 ? ` (${f.total_chunks} chunks)` : ''}`;
+}
+
+/**
+ * What names a dataset in a report: provider, project, kind, items and the request it came from,
+ * in full. Two datasets of one project and kind differ in their requests, so no two titles are alike.
+ */
+export function datasetTitles(datasets: readonly DatasetEntry[]): string[] {
+  return datasets.map((d) => `${d.provider} ${d.project} ${d.dataset}, ${plural(d.items, 'item')}: ${d.label}`);
+}
+
+/** Per dataset kind and level, the lossless format with the fewest tokens, with its margin over the runner-up. */
+function recommend(result: BenchmarkResult, primary: TokenizerName, levels: Level[], formats: FormatName[]): Recommendation[] {
+  const out: Recommendation[] = [];
+  const kinds = [...new Set(result.datasets.map((d) => d.dataset))];
+  for (const kind of kinds) {
+    for (const level of levels) {
+      const rows = result.rows.filter((r) => r.dataset === kind && r.level === level && r.tokenizer === primary);
+      const cells = formats.map((format) => {
+        const mine = rows.filter((r) => r.format === format);
+        return {
+          format,
+          tokens: sum(mine.map((r) => r.tokens)),
+          base: sum(mine.map((r) => r.savings.baseline_tokens)),
+          lossless: mine.length > 0 && mine.every((r) => r.lossless),
+        };
+      });
+      const ranked = cells.filter((c) => c.lossless).sort((a, b) => a.tokens - b.tokens);
+      const datasets = new Set(rows.map(dsKey)).size;
+      const [first, second] = ranked;
+      out.push({
+        kind,
+        level,
+        datasets,
+        ...(first ? { winner: first.format, saving: first.base === 0 ? 0 : 1 - first.tokens / first.base } : {}),
+        ...(first && second ? { runnerUp: { format: second.format, tokens: second.tokens, winnerTokens: first.tokens } } : {}),
+      });
+    }
+  }
+  return out;
+}
+
+/** The lossless formats with the fewest tokens (more than one on a tie). */
+function fewestTokens(rows: BenchmarkRow[]): FormatName[] {
+  const ok = rows.filter((r) => r.lossless);
+  if (ok.length === 0) return [];
+  const min = Math.min(...ok.map((r) => r.tokens));
+  return ok.filter((r) => r.tokens === min).map((r) => r.format);
 }
 
 /** The lossless format with the fewest tokens; a format that loses data cannot win. */
@@ -177,6 +272,4 @@ export function ratio(r: number | null): string {
   return r === null ? '' : `×${r.toFixed(2)}`;
 }
 
-export function int(n: number): string {
-  return Math.round(n).toLocaleString('en-US');
-}
+export { int } from './words.js';

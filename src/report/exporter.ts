@@ -10,6 +10,8 @@ export interface ReportInput {
 export interface RenderOptions {
   /** ANSI emphasis (a terminal that is a TTY, NO_COLOR unset). */
   color?: boolean;
+  /** Every dataset and every lossy cell, not only the summary (the table's `--details`). */
+  details?: boolean;
 }
 
 /**

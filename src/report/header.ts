@@ -1,7 +1,7 @@
 import type { BenchmarkResult } from '../benchmark/schema.js';
 import { skippedText } from '../replay/corpus.js';
 import { EMBEDDED_CORPUS_LABEL } from '../replay/embedded-corpus.js';
-import { int } from './benchmark-summary.js';
+import { int, plural } from './words.js';
 
 /** What every exporter says first: the source, the tokenizers with their implementations, the baseline. */
 export function header(result: BenchmarkResult): string {
@@ -11,9 +11,9 @@ export function header(result: BenchmarkResult): string {
       : `live ${result.source.provider ?? ''} ${result.source.target ?? ''}`;
   const tks = result.tokenizers.map((t) => `${t.name} (${t.implementation})`).join('; ');
   return [
-    `devboy benchmark: ${src.trim()}, ${result.datasets.length} datasets, ${result.rows.length} rows`,
+    `devboy benchmark: ${src.trim()}, ${plural(result.datasets.length, 'dataset')}, ${plural(result.rows.length, 'row')}`,
     `tokenizers: ${tks}`,
-    `savings baseline: ${result.settings.savings_baseline}; budget ${int(result.settings.budget)} tokens; timings: median of ${result.settings.runs} runs${result.settings.session ? `; dedup from session ${result.settings.session}` : '; dedup 0 (no --session)'}`,
+    `savings baseline: ${result.settings.savings_baseline}; budget ${int(result.settings.budget)} tokens; timings: median of ${plural(result.settings.runs, 'run')}${result.settings.session ? `; dedup from session ${result.settings.session}` : '; dedup 0 (no --session)'}`,
   ].join('\n');
 }
 
@@ -24,7 +24,7 @@ function corpusName(corpus: string | undefined): string {
 export function lossyText(result: BenchmarkResult): string {
   if (result.lossy.length === 0)
     return 'Lossless: every format round-tripped every row (decode(encode(x)) equals x, values and key order).';
-  const lines = [`Not lossless: ${result.lossy.length} dataset/level/format cells (all other rows round-tripped):`];
+  const lines = [`Not lossless: ${plural(result.lossy.length, 'dataset/level/format cell')} (all other rows round-tripped):`];
   for (const l of result.lossy) lines.push(`  ${l.provider} ${l.project} ${l.dataset} ${l.level} ${l.format}: ${l.reason}`);
   return lines.join('\n');
 }

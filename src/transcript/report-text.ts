@@ -1,3 +1,4 @@
+import { fewerOrMore, plural } from '../report/words.js';
 import type { CallReport, TranscriptReport } from './playback.js';
 
 /** The human-readable report: every token figure names its tokenizer, every saving its baseline. */
@@ -20,7 +21,7 @@ export function transcriptReportText(r: TranscriptReport, source: { name: string
       .trimEnd();
   const sentInFull = r.calls - r.hits;
   const lines = [
-    `session ${source.name} (${source.kind}): ${r.calls} calls, ${r.boundaries} boundar${r.boundaries === 1 ? 'y' : 'ies'}; format ${r.format}; ${tk}; baseline ${r.baseline}`,
+    `session ${source.name} (${source.kind}): ${plural(r.calls, 'call')}, ${plural(r.boundaries, 'boundary', 'boundaries')}; format ${r.format}; ${tk}; baseline ${r.baseline}`,
     `ids: ${r.settings.id}; bodies under ${r.settings.min_bytes} bytes get none; last ${r.settings.lru_size} bodies referable`,
     '',
     align(head),
@@ -47,7 +48,7 @@ function deltaLines(r: TranscriptReport, tk: string): string[] {
   return [
     `side by side: ${d.method}`,
     `  ${d.wire_calls} call${d.wire_calls === 1 ? '' : 's'} sent as delta wires${skipped ? `; the rest as above (${skipped})` : ''}`,
-    `  received ${group(d.received_tokens)} ${tk}, saving ${pct(d.savings_pct).trim()} against ${r.baseline} (dedup + encoder above: ${pct(r.measured_savings_pct).trim()})`,
+    `  received ${group(d.received_tokens)} ${tk}: ${fewerOrMore(d.savings_pct)} than ${r.baseline} (dedup + encoder above: ${fewerOrMore(r.measured_savings_pct)})`,
     `  rebuilt by the reference decoder: ${d.same_list} same list, ${d.same_set_only} same rows in another order, ${d.different} different`,
   ];
 }

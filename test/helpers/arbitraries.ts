@@ -45,9 +45,20 @@ export function jsonValueLike(key: fc.Arbitrary<string>): fc.Arbitrary<JsonValue
       fc.dictionary(key, tie('value'), { maxKeys: 5 }) as fc.Arbitrary<JsonValue>,
       tie('table'),
     ),
+    // Rows with one key set, in one order or (as API items often are) each in its own order.
     table: fc.uniqueArray(key, { minLength: 1, maxLength: 4 }).chain((keys) =>
       fc.array(
-        fc.tuple(...keys.map(() => fc.oneof(scalar, tie('value')))).map((vals) => objectOf(keys, vals)),
+        fc
+          .tuple(
+            fc.tuple(...keys.map(() => fc.oneof(scalar, tie('value')))),
+            fc.oneof(fc.constant(keys), fc.shuffledSubarray(keys, { minLength: keys.length, maxLength: keys.length })),
+          )
+          .map(([vals, order]) =>
+            objectOf(
+              order,
+              order.map((k) => vals[keys.indexOf(k)]!),
+            ),
+          ),
         { minLength: 1, maxLength: 4 },
       ),
     ),

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -17,3 +17,9 @@ export function corpusDir(): string {
 
 /** Where test fixtures (data, not code) live: the source tree, not dist. */
 export const FIXTURES = resolve(REPO_ROOT, 'test', 'fixtures');
+
+/** Every command, as the built manifest lists them (the CLI's own registry of commands). */
+export function commandIds(): string[] {
+  const manifest = JSON.parse(readFileSync(resolve(REPO_ROOT, 'oclif.manifest.json'), 'utf8')) as { commands: Record<string, unknown> };
+  return Object.keys(manifest.commands).sort();
+}
