@@ -12,6 +12,7 @@ import { SAVINGS_BASELINES, type SavingsBaseline } from '../src/metadata/format-
 import { DATASET_KINDS, type ProviderName } from '../src/model/index.js';
 import { PROVIDER_NAMES } from '../src/providers/registry.js';
 import { TOKENIZER_NAMES } from '../src/tokens/types.js';
+import { assertTokenizersInstalled } from '../src/tokens/registry.js';
 import { LEVELS } from '../src/trim/levels.js';
 
 export default class Benchmark extends DevboyCommand {
@@ -113,6 +114,7 @@ Exit codes: 0 ok; 1 regression, bad data or provider failure; 2 usage.`;
     const levels = parseList('levels', flags.levels, LEVELS);
     const formats = parseList('formats', flags.formats, FORMAT_NAMES);
     const tokenizers = parseTokenizers(flags.tokenizers);
+    assertTokenizersInstalled(tokenizers);
     const savingsBaseline = flags['savings-baseline'] as SavingsBaseline;
 
     // Check the output paths and read the baseline first: a typo in any of them should not cost a whole run.

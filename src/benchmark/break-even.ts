@@ -45,7 +45,10 @@ export interface BreakEvenEntry {
   lossless: boolean;
 }
 
-export function countExplainers(explainers: readonly Explainer[], counters: readonly { name: TokenizerName; count(text: string): number }[]): ExplainerEntry[] {
+export function countExplainers(
+  explainers: readonly Explainer[],
+  counters: readonly { name: TokenizerName; count(text: string): number }[],
+): ExplainerEntry[] {
   return explainers.map((e) => ({
     format: e.format,
     source: e.source,
@@ -55,7 +58,11 @@ export function countExplainers(explainers: readonly Explainer[], counters: read
 }
 
 /** Break-even of every explained format, per dataset kind, level and tokenizer, in the cells' order. */
-export function breakEvenTable(cells: readonly FormatCell[], explainers: readonly ExplainerEntry[], baseline: SavingsBaseline): BreakEvenEntry[] {
+export function breakEvenTable(
+  cells: readonly FormatCell[],
+  explainers: readonly ExplainerEntry[],
+  baseline: SavingsBaseline,
+): BreakEvenEntry[] {
   const byFormat = new Map(explainers.map((e) => [e.format, e]));
   const out: BreakEvenEntry[] = [];
   for (const c of cells) {

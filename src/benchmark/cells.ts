@@ -30,7 +30,16 @@ export function cellsOfRows(rows: readonly BenchmarkRow[]): FormatCell[] {
     const key = [r.dataset, r.level, r.tokenizer, r.format].join('\u0000');
     let c = cells.get(key);
     if (!c) {
-      c = { dataset: r.dataset, level: r.level, tokenizer: r.tokenizer, format: r.format, results: 0, tokens: 0, baseline_tokens: 0, lossless: true };
+      c = {
+        dataset: r.dataset,
+        level: r.level,
+        tokenizer: r.tokenizer,
+        format: r.format,
+        results: 0,
+        tokens: 0,
+        baseline_tokens: 0,
+        lossless: true,
+      };
       cells.set(key, c);
     }
     c.results++;

@@ -24,7 +24,10 @@ export interface WinnerEntry {
  * Winners per dataset kind and level, tokenizers in `tokenizers` order. Ties go to the format
  * listed first in FORMAT_NAMES; formats that lose data in any result of the cell do not compete.
  */
-export function winnersByTokenizer(cells: readonly FormatCell[], tokenizers: readonly { name: TokenizerName; estimate: boolean }[]): WinnerEntry[] {
+export function winnersByTokenizer(
+  cells: readonly FormatCell[],
+  tokenizers: readonly { name: TokenizerName; estimate: boolean }[],
+): WinnerEntry[] {
   const groups = new Map<string, FormatCell[]>();
   for (const c of cells) {
     const key = `${c.dataset}\u0000${c.level}`;

@@ -49,13 +49,24 @@ export function familyTableLines(result: BenchmarkResult): string[] {
   const winners = result.winner_by_tokenizer ?? [];
   if (winners.length) {
     out.push('', winnerHeading());
-    const t = new Table({ head: ['kind / level', ...names.map(tokenizerLabel), 'changes'], style: { head: [], border: [] }, chars: COMPACT });
-    for (const w of winners) t.push([`${w.dataset} / ${w.level}`, ...names.map((n) => w.winners.find((x) => x.tokenizer === n)?.format ?? '-'), w.changes ? 'yes' : '']);
+    const t = new Table({
+      head: ['kind / level', ...names.map(tokenizerLabel), 'changes'],
+      style: { head: [], border: [] },
+      chars: COMPACT,
+    });
+    for (const w of winners)
+      t.push([
+        `${w.dataset} / ${w.level}`,
+        ...names.map((n) => w.winners.find((x) => x.tokenizer === n)?.format ?? '-'),
+        w.changes ? 'yes' : '',
+      ]);
     out.push(t.toString(), changesLine(result));
   }
   if (result.explainers?.length) {
     out.push('', breakEvenHeading(result));
-    out.push(`Explainer tokens: ${result.explainers.map((e) => `${e.format} ${names.map((n) => `${e.tokens[n] ?? '-'}`).join('/')}`).join('; ')} (${names.map(tokenizerLabel).join('/')})`);
+    out.push(
+      `Explainer tokens: ${result.explainers.map((e) => `${e.format} ${names.map((n) => `${e.tokens[n] ?? '-'}`).join('/')}`).join('; ')} (${names.map(tokenizerLabel).join('/')})`,
+    );
     const t = new Table({ head: ['kind / level / format', ...names.map(tokenizerLabel)], style: { head: [], border: [] }, chars: COMPACT });
     for (const [key, byTokenizer] of groupBreakEven(result)) t.push([key, ...names.map((n) => breakEvenCell(byTokenizer.get(n)))]);
     out.push(t.toString());
@@ -72,7 +83,13 @@ export function familyMarkdownLines(result: BenchmarkResult): string[] {
     out.push('', `### ${winnerHeading()}`, '');
     out.push(mdRow(['kind / level', ...names.map(tokenizerLabel), 'changes']), mdRow(['---', ...names.map(() => '---'), '---']));
     for (const w of winners)
-      out.push(mdRow([`${w.dataset} / ${w.level}`, ...names.map((n) => w.winners.find((x) => x.tokenizer === n)?.format ?? '-'), w.changes ? '**yes**' : '']));
+      out.push(
+        mdRow([
+          `${w.dataset} / ${w.level}`,
+          ...names.map((n) => w.winners.find((x) => x.tokenizer === n)?.format ?? '-'),
+          w.changes ? '**yes**' : '',
+        ]),
+      );
     out.push('', changesLine(result));
   }
   if (result.explainers?.length) {

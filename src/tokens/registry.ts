@@ -1,8 +1,7 @@
 import { UsageError } from '../errors.js';
 import { packageVersion } from '../versions.js';
 import { heuristic } from './heuristic.js';
-import { lenmlLibraryVersion } from './lenml-version.js';
-import { installedVersion, isInstalled, optionalPackage, type OptionalPackage } from './optional.js';
+import { assertInstalled, installedVersion, isInstalled, optionalPackage, type OptionalPackage } from './optional.js';
 import { TOKENIZER_NAMES, type Tokenizer, type TokenizerName } from './types.js';
 
 export { TOKENIZER_NAMES, type Tokenizer, type TokenizerName } from './types.js';
@@ -37,7 +36,7 @@ const lenml = (name: TokenizerName, family: string, approximation = false): Toke
   optional: true,
   implementation: () => {
     const pkg = optionalPackage(name);
-    return `${pkg.name} ${installedVersion(name)} on @lenml/tokenizers ${lenmlLibraryVersion(name)}, tokenizer.json BPE${approximation ? ', an approximation' : ''}`;
+    return `${pkg.name} ${installedVersion(name)} tokenizer.json, devboy BPE${approximation ? ', an approximation' : ''}`;
   },
   load: () => import('./lenml.js').then((m) => m.loadLenml(name)),
 });
@@ -81,6 +80,11 @@ export function assertTokenizerName(name: string): TokenizerName {
 /** How a report names a tokenizer in a heading or column: the approximation says so wherever it appears. */
 export function tokenizerLabel(name: TokenizerName): string {
   return TOKENIZERS[name].approximation && name !== 'heuristic' ? `${name} (approximation)` : name;
+}
+
+/** Refuses, in one line with the install command, any of `names` whose package is missing (the built-in ones never are). */
+export function assertTokenizersInstalled(names: readonly TokenizerName[]): void {
+  assertInstalled(names.filter((n) => TOKENIZERS[n].optional));
 }
 
 /** Families whose package is installed here (the built-in tokenizers always are). */

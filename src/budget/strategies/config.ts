@@ -42,7 +42,8 @@ export async function loadPipelineConfig(explicit: string | undefined, cwd = pro
 export async function parseExplainers(text: string, file: string): Promise<Record<string, string> | undefined> {
   const table = (await parseToml(text, file))['format_explainers'];
   if (table === undefined) return undefined;
-  if (!isTable(table)) throw new UsageError('[format_explainers] must be a table of format = "file"', { file, ...lineOf(text, 'format_explainers') });
+  if (!isTable(table))
+    throw new UsageError('[format_explainers] must be a table of format = "file"', { file, ...lineOf(text, 'format_explainers') });
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(table)) {
     if (typeof value !== 'string' || value === '')
