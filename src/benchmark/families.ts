@@ -22,11 +22,14 @@ export interface WinnerEntry {
 
 /**
  * Winners per dataset kind and level, tokenizers in `tokenizers` order. Ties go to the format
- * listed first in FORMAT_NAMES; formats that lose data in any result of the cell do not compete.
+ * listed first in `order` (the run's formats, so the primary tokenizer's winner is the report's
+ * recommendation); formats that lose data in any result of the cell do not compete. Plain inputs:
+ * the cells can come from a benchmark's rows (cellsOfRows) or from counts of one input, one result.
  */
 export function winnersByTokenizer(
   cells: readonly FormatCell[],
   tokenizers: readonly { name: TokenizerName; estimate: boolean }[],
+  order: readonly FormatName[] = FORMAT_NAMES,
 ): WinnerEntry[] {
   const groups = new Map<string, FormatCell[]>();
   for (const c of cells) {
@@ -35,7 +38,7 @@ export function winnersByTokenizer(
     if (list) list.push(c);
     else groups.set(key, [c]);
   }
-  const rank = (f: FormatName) => FORMAT_NAMES.indexOf(f);
+  const rank = (f: FormatName) => order.indexOf(f);
   const out: WinnerEntry[] = [];
   for (const group of groups.values()) {
     const winners = tokenizers.map(({ name }) => {

@@ -1,3 +1,4 @@
+import type { FormatName } from '../formats/types.js';
 import type { SavingsBaseline } from '../metadata/format-metadata.js';
 import type { TokenizerName } from '../tokens/types.js';
 import { breakEvenTable, type BreakEvenEntry, type ExplainerEntry } from './break-even.js';
@@ -14,10 +15,11 @@ export function familyViews(
   tokenizers: readonly { name: TokenizerName; estimate: boolean }[],
   explainers: readonly ExplainerEntry[] | undefined,
   baseline: SavingsBaseline,
+  formats: readonly FormatName[],
 ): { winner_by_tokenizer: WinnerEntry[]; break_even?: BreakEvenEntry[] } {
   const cells = cellsOfRows(rows);
   return {
-    winner_by_tokenizer: winnersByTokenizer(cells, tokenizers),
+    winner_by_tokenizer: winnersByTokenizer(cells, tokenizers, formats),
     ...(explainers ? { break_even: breakEvenTable(cells, explainers, baseline) } : {}),
   };
 }

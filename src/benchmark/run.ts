@@ -158,7 +158,7 @@ export async function runBenchmark(
     fit,
     ...(options.session ? { session: options.session.summary } : {}),
     ...(explainers ? { explainers } : {}),
-    ...familyViews(rows, tokenizers, explainers, options.savingsBaseline),
+    ...familyViews(rows, tokenizers, explainers, options.savingsBaseline, options.formats),
     lossy: lossyCells(rows).map((r) => ({
       provider: r.provider,
       project: r.project,

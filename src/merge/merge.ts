@@ -57,7 +57,9 @@ export function mergeResults(parts: readonly ResultFile[]): BenchmarkResult {
     fit: parts.flatMap((p) => p.result.fit),
     lossy: parts.flatMap((p) => p.result.lossy),
     // Winners and break-even are over all rows; results saved before they existed have neither.
-    ...(head.winner_by_tokenizer ? familyViews(rows, head.tokenizers, head.explainers, head.settings.savings_baseline) : {}),
+    ...(head.winner_by_tokenizer
+      ? familyViews(rows, head.tokenizers, head.explainers, head.settings.savings_baseline, head.settings.formats)
+      : {}),
     merged_from: provenance,
     rows,
   };

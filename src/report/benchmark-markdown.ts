@@ -55,8 +55,8 @@ export function benchmarkMarkdown(result: BenchmarkResult): string {
   }
 
   out.push('', ...recommendationMarkdown(s, tk, baseline));
-  if (s.contrast) out.push('', ...contrastMarkdown(s.contrast));
   out.push(...familyMarkdownLines(result));
+  if (s.contrast) out.push('', ...contrastMarkdown(s.contrast));
 
   if (s.speed.length) {
     out.push(

@@ -7,7 +7,7 @@ import { SPEED_REFERENCE } from '../benchmark/speed.js';
 import { header, lossyText, skippedLines } from './header.js';
 import { fewerOrMore, plural } from './words.js';
 import { BASELINE_FORMAT } from '../metadata/format-metadata.js';
-import { familyTableLines } from './families.js';
+import { familyDetailLines, familySummaryLines } from './families.js';
 
 /**
  * The terminal report, summary first so it fits one screen: totals, the recommendation per dataset
@@ -39,9 +39,9 @@ export function benchmarkTable(result: BenchmarkResult, options: RenderOptions =
     ]);
   }
   out.push(totals.toString());
-  out.push(...familyTableLines(result));
 
   out.push('', ...recommendationLines(s, tk, baseline));
+  out.push(...familySummaryLines(result));
   if (s.contrast) out.push('', ...contrastLines(s.contrast));
 
   if (s.speed.length) {
@@ -120,6 +120,7 @@ export function benchmarkTable(result: BenchmarkResult, options: RenderOptions =
     }
   }
   out.push(detail.toString());
+  out.push(...familyDetailLines(result));
 
   if (s.fit.length) {
     out.push('');
