@@ -6,7 +6,8 @@ import { tokenizerImplementation } from '../src/benchmark/versions.js';
 import { installedVersion, optionalPackage } from '../src/tokens/optional.js';
 import { loadTokenizer, tokenizerLabel, TOKENIZERS } from '../src/tokens/registry.js';
 import type { TokenizerName } from '../src/tokens/types.js';
-import { FIXTURES } from './helpers/paths.js';
+import { runCli } from './helpers/cli.js';
+import { corpusDir, FIXTURES } from './helpers/paths.js';
 import { FAMILIES, skipUnlessInstalled } from './helpers/tokenizer-references.js';
 
 // Counts of fixed texts under every model family, from the families' own implementations
@@ -99,6 +100,39 @@ describe('model family tokenizers', () => {
       LLAMA3_PUBLISHED.map(([, n]) => n),
     );
   });
+
+  it(
+    'convert --stats, format and session count with any family (--tokenizer), naming it',
+    { skip: FAMILIES.map((f) => skipUnlessInstalled(f)).find(Boolean) ?? false },
+    async () => {
+      const exchange = join(corpusDir(), 'github/betamaxpy__betamax/003_GET_repos_betamaxpy_betamax_issues_state_all_per_page_100.json');
+      const gemma = await loadTokenizer('gemma3');
+      const convert = await runCli(['convert', exchange, '--to', 'toon', '--stats', '--tokenizer', 'gemma3']);
+      assert.equal(convert.code, 0, convert.stderr);
+      assert.match(
+        convert.stderr,
+        new RegExp(
+          `^output toon +[\\d,]+ bytes +${gemma.count(convert.stdout.replace(/\n$/, '')).toLocaleString('en-US')} gemma3 tokens$`,
+          'm',
+        ),
+      );
+
+      const format = await runCli(['format', exchange, '--budget', '3000', '--tokenizer', 'mistral', '--json']);
+      assert.equal(format.code, 0, format.stderr);
+      const out = JSON.parse(format.stdout) as { content: string; metadata: { tokenizer: string; estimated_tokens: number } };
+      assert.equal(out.metadata.tokenizer, 'mistral');
+      assert.equal(out.metadata.estimated_tokens, (await loadTokenizer('mistral')).count(out.content));
+      assert.ok(out.metadata.estimated_tokens <= 3000);
+
+      const claude = await runCli(['convert', exchange, '--to', 'auto', '--tokenizer', 'claude_legacy']);
+      assert.equal(claude.code, 0, claude.stderr);
+      assert.match(claude.stderr, /fewest claude_legacy \(approximation\) tokens/);
+
+      const session = await runCli(['session', join(FIXTURES, 'sessions', 'claude-code.jsonl'), '--tokenizer', 'qwen3']);
+      assert.equal(session.code, 0, session.stderr);
+      assert.match(session.stdout, /qwen3 tokens/);
+    },
+  );
 
   it('claude_legacy is the only family named an approximation (Anthropic publishes no Claude 3 tokenizer)', () => {
     const approximations = (Object.keys(TOKENIZERS) as TokenizerName[]).filter((n) => TOKENIZERS[n].approximation && n !== 'heuristic');

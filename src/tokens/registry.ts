@@ -78,8 +78,9 @@ export function assertTokenizerName(name: string): TokenizerName {
 }
 
 /** How a report names a tokenizer in a heading or column: the approximation says so wherever it appears. */
-export function tokenizerLabel(name: TokenizerName): string {
-  return TOKENIZERS[name].approximation && name !== 'heuristic' ? `${name} (approximation)` : name;
+export function tokenizerLabel(name: TokenizerName | string): string {
+  const entry = (TOKENIZERS as Record<string, TokenizerEntry | undefined>)[name];
+  return entry?.approximation && name !== 'heuristic' ? `${name} (approximation)` : name;
 }
 
 /** Refuses, in one line with the install command, any of `names` whose package is missing (the built-in ones never are). */
