@@ -16,9 +16,12 @@ import { defaultExplainerFile, loadExplainers, NEEDS_EXPLAINER } from '../src/fo
 import { FORMAT_NAMES, type FormatName } from '../src/formats/types.js';
 import { mergeResults } from '../src/merge/merge.js';
 import { summarize } from '../src/report/benchmark-summary.js';
+import { COMPARE_EXPORTERS, EXPORTERS } from '../src/report/index.js';
+import { compareResults } from '../src/compare/compare.js';
 import { loadTokenizer } from '../src/tokens/registry.js';
 import { PROPERTY_RUNS } from './helpers/arbitraries.js';
 import { runCli } from './helpers/cli.js';
+import { mermaidBlocks, mermaidParse } from './helpers/mermaid.js';
 import { FIXTURES } from './helpers/paths.js';
 import { FAMILIES, skipUnlessInstalled } from './helpers/tokenizer-references.js';
 
@@ -362,5 +365,36 @@ describe('familyViewsOfCounts: the same views from plain counts (for callers suc
         }),
       /no json-compact count under o200k_base/,
     );
+  });
+});
+
+describe('claude_legacy is named an approximation wherever a report names it', () => {
+  it('in the table, the Markdown and the comparison, even as the tokenizer the figures are in', async () => {
+    const whole = readResult('small-families-result.json');
+    const only: BenchmarkResult = {
+      ...structuredClone(whole),
+      tokenizers: whole.tokenizers.filter((t) => t.name === 'claude_legacy'),
+      rows: whole.rows.filter((r) => r.tokenizer === 'claude_legacy'),
+      heuristic_bias: [],
+    };
+    delete only.method_contrast;
+    const grown: BenchmarkResult = structuredClone(only);
+    for (const r of grown.rows) if (r.format === 'toon') r.tokens = Math.ceil(r.tokens * 1.1);
+    const comparison = compareResults({ file: 'a', result: only }, { file: 'b', result: grown });
+    const texts = [
+      EXPORTERS.table.render({ result: only }, { details: true }),
+      EXPORTERS.markdown.render({ result: only }),
+      COMPARE_EXPORTERS.table.render(comparison),
+      COMPARE_EXPORTERS.markdown.render(comparison),
+    ];
+    // Mermaid still parses chart titles that carry the label.
+    const parse = await mermaidParse();
+    for (const block of [...mermaidBlocks(texts[1]!), ...mermaidBlocks(texts[3]!)]) await parse(block);
+    for (const text of texts) {
+      assert.match(text, /claude_legacy/);
+      // Every mention carries the word: as a label, or inside the implementation ("…, an approximation").
+      for (const m of text.matchAll(/claude_legacy(?! \(approximation\))(?! \(@lenml\/tokenizer-claude [^)]*an approximation\))/g))
+        assert.fail(`bare mention at ${m.index}: ${JSON.stringify(text.slice(Math.max(0, m.index! - 60), m.index! + 60))}`);
+    }
   });
 });
