@@ -23,7 +23,6 @@ import { PROPERTY_RUNS } from './helpers/arbitraries.js';
 import { runCli } from './helpers/cli.js';
 import { mermaidBlocks, mermaidParse } from './helpers/mermaid.js';
 import { FIXTURES } from './helpers/paths.js';
-import { FAMILIES, skipUnlessInstalled } from './helpers/tokenizer-references.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'devboy-families-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -284,37 +283,6 @@ describe('explainers: the prompt that teaches each format', () => {
 });
 
 describe('benchmark --tokenizers all', () => {
-  it(
-    'counts under every tokenizer, names each with its package, and prints the winner by family and the break-even',
-    { skip: FAMILIES.map((f) => skipUnlessInstalled(f)).find(Boolean) ?? false },
-    async () => {
-      const out = join(dir, 'all.json');
-      const r = await runCli([
-        'benchmark',
-        '--project',
-        'artsy__emission',
-        '--dataset',
-        'comments',
-        '--levels',
-        'minimal',
-        '--runs',
-        '1',
-        '--tokenizers',
-        'all',
-        '-o',
-        out,
-      ]);
-      assert.equal(r.code, 0, r.stderr);
-      assert.match(r.stdout, /^Winner by tokenizer family: .* under each of 8 tokenizers/m);
-      assert.match(r.stdout, /^Break-even: /m);
-      assert.match(r.stdout, /claude_legacy \(@lenml\/tokenizer-claude [\d.]+ tokenizer\.json, devboy BPE, an approximation\)/);
-      const run = JSON.parse(readFileSync(out, 'utf8')) as BenchmarkResult;
-      assert.equal(run.tokenizers.length, 9);
-      assert.equal(run.winner_by_tokenizer![0]!.winners.length, 9);
-      assert.equal(new Set(run.break_even!.map((e) => e.tokenizer)).size, 9);
-    },
-  );
-
   it('an unknown name is a usage error listing every tokenizer and all', async () => {
     const r = await runCli(['benchmark', '--tokenizers', 'o200k_base,llama4']);
     assert.equal(r.code, 2);

@@ -1,11 +1,13 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { tokenizerImplementation } from '../src/benchmark/versions.js';
 import { installedVersion, optionalPackage } from '../src/tokens/optional.js';
 import { loadTokenizer, tokenizerLabel, TOKENIZERS } from '../src/tokens/registry.js';
 import type { TokenizerName } from '../src/tokens/types.js';
+import type { BenchmarkResult } from '../src/benchmark/schema.js';
 import { runCli } from './helpers/cli.js';
 import { corpusDir, FIXTURES } from './helpers/paths.js';
 import { FAMILIES, skipUnlessInstalled } from './helpers/tokenizer-references.js';
@@ -131,6 +133,40 @@ describe('model family tokenizers', () => {
       const session = await runCli(['session', join(FIXTURES, 'sessions', 'claude-code.jsonl'), '--tokenizer', 'qwen3']);
       assert.equal(session.code, 0, session.stderr);
       assert.match(session.stdout, /qwen3 tokens/);
+    },
+  );
+
+  // Here, where every vocabulary is loaded anyway (each costs a second or more).
+  it(
+    'benchmark --tokenizers all counts under every tokenizer, names each with its package, and prints the winner by family and the break-even',
+    { skip: FAMILIES.map((f) => skipUnlessInstalled(f)).find(Boolean) ?? false },
+    async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'devboy-all-'));
+      const out = join(dir, 'all.json');
+      const r = await runCli([
+        'benchmark',
+        '--project',
+        'artsy__emission',
+        '--dataset',
+        'comments',
+        '--levels',
+        'minimal',
+        '--runs',
+        '1',
+        '--tokenizers',
+        'all',
+        '-o',
+        out,
+      ]);
+      assert.equal(r.code, 0, r.stderr);
+      assert.match(r.stdout, /^Winner by tokenizer family: .* under each of 8 tokenizers/m);
+      assert.match(r.stdout, /^Break-even: /m);
+      assert.match(r.stdout, /claude_legacy \(@lenml\/tokenizer-claude [\d.]+ tokenizer\.json, devboy BPE, an approximation\)/);
+      const run = JSON.parse(readFileSync(out, 'utf8')) as BenchmarkResult;
+      assert.equal(run.tokenizers.length, 9);
+      assert.equal(run.winner_by_tokenizer![0]!.winners.length, 9);
+      assert.equal(new Set(run.break_even!.map((e) => e.tokenizer)).size, 9);
+      rmSync(dir, { recursive: true, force: true });
     },
   );
 
