@@ -3,6 +3,7 @@ import { DevboyCommand } from '../src/cli/base-command.js';
 import { connectionFlags, connectionOptions } from '../src/cli/connection-flags.js';
 import { measureFlags } from '../src/cli/measure-flags.js';
 import { parseList } from '../src/cli/list-flag.js';
+import { parseTokenizers } from '../src/cli/tokenizer-flag.js';
 import { ProgressBar } from '../src/cli/progress.js';
 import { FORMAT_NAMES } from '../src/formats/types.js';
 import { writeFileAtomic } from '../src/io/atomic-write.js';
@@ -12,6 +13,7 @@ import type { SavingsBaseline } from '../src/metadata/format-metadata.js';
 import { DATASET_KINDS, type ProviderName } from '../src/model/index.js';
 import { PROVIDER_NAMES } from '../src/providers/registry.js';
 import { TOKENIZER_NAMES } from '../src/tokens/types.js';
+import { assertTokenizersInstalled } from '../src/tokens/registry.js';
 import { LEVELS } from '../src/trim/levels.js';
 
 export default class Benchmark extends DevboyCommand {
@@ -21,7 +23,10 @@ export default class Benchmark extends DevboyCommand {
 embedded in devboy by default, or from --corpus DIR; live with --provider, or --owner/--repo for GitHub), and for each dataset, level (raw, full, standard, minimal) and format (json,
 json-compact, toon, stc, gcf) reports tokens under each tokenizer, bytes, pages at --budget,
 encode/decode time (median of --runs), whether it round-trips, and the savings against a named
-baseline. Prints a table; --json prints the result (schema devboy.benchmark/1, docs/benchmark-schema.md)
+baseline. With several --tokenizers (all: every model family, docs/tokenizers.md) it adds the winner
+by tokenizer family per dataset kind and level, and for every format that needs a prompt to teach it
+(docs/formats/*-prompt.md, or devboy.toml [format_explainers]) the break-even: the tool results after
+which its saving repays that prompt. Prints a table; --json prints the result (schema devboy.benchmark/1, docs/benchmark-schema.md)
 and --markdown a report for CI summaries, with Mermaid charts. --export-json, --export-markdown and
 --export-csv write those reports to files (any combination, atomically) while the terminal keeps its
 table. With --baseline, compares with a saved result as \`devboy compare\` does, prints that report
@@ -35,6 +40,7 @@ Exit codes: 0 ok; 1 regression, bad data or provider failure; 2 usage.`;
     '<%= config.bin %> benchmark --export-json run.json --export-markdown report.md --export-csv rows.csv',
     '<%= config.bin %> benchmark --baseline results/baseline.json --markdown >> "$GITHUB_STEP_SUMMARY"',
     '<%= config.bin %> benchmark --corpus my-recordings --project acme__widgets',
+    '<%= config.bin %> benchmark --tokenizers all --details',
     'GITHUB_TOKEN=... <%= config.bin %> benchmark --provider github --owner rust-lang --repo rust --limit 30',
   ];
 
@@ -60,6 +66,10 @@ Exit codes: 0 ok; 1 regression, bad data or provider failure; 2 usage.`;
     formats: Flags.string({ description: `formats, comma-separated (${FORMAT_NAMES.join(',')})`, default: FORMAT_NAMES.join(',') }),
     ...measureFlags,
     session: Flags.string({ description: 'replay this agent session (devboy JSONL or a transcript) for a real dedup column' }),
+    config: Flags.string({
+      description:
+        'devboy.toml whose [format_explainers] replace the prompts that teach each format (default: ./devboy.toml if present; docs/tokenizers.md)',
+    }),
     json: Flags.boolean({
       description: 'print the result as JSON (schema devboy.benchmark/1) instead of the table',
       exclusive: ['markdown'],
@@ -97,18 +107,23 @@ Exit codes: 0 ok; 1 regression, bad data or provider failure; 2 usage.`;
     const kinds = parseList('dataset', flags.dataset, DATASET_KINDS);
     const levels = parseList('levels', flags.levels, LEVELS);
     const formats = parseList('formats', flags.formats, FORMAT_NAMES);
-    const tokenizers = parseList('tokenizers', flags.tokenizers, TOKENIZER_NAMES);
+    const tokenizers = parseTokenizers(flags.tokenizers);
+    assertTokenizersInstalled(tokenizers);
     const savingsBaseline = flags['savings-baseline'] as SavingsBaseline;
 
     // Check the output paths and read the baseline first: a typo in any of them should not cost a whole run.
     for (const target of [flags.output, flags['export-json'], flags['export-markdown'], flags['export-csv']]) {
       if (target) await resolveOutputTarget(target);
     }
-    const [{ parseBenchmarkResult }, { loadBenchmarkData }, { runBenchmark }] = await Promise.all([
-      import('../src/benchmark/read-result.js'),
-      import('../src/benchmark/source.js'),
-      import('../src/benchmark/run.js'),
-    ]);
+    const [{ parseBenchmarkResult }, { loadBenchmarkData }, { runBenchmark }, { loadPipelineConfig }, { loadExplainers }] =
+      await Promise.all([
+        import('../src/benchmark/read-result.js'),
+        import('../src/benchmark/source.js'),
+        import('../src/benchmark/run.js'),
+        import('../src/budget/strategies/config.js'),
+        import('../src/formats/explainers.js'),
+      ]);
+    const explainers = await loadExplainers(formats, (await loadPipelineConfig(flags.config)).explainers);
     const baselineInput = flags.baseline ? await readInput(flags.baseline) : undefined;
     const baseline = baselineInput ? parseBenchmarkResult(baselineInput.text, baselineInput.name) : undefined;
 
@@ -128,7 +143,17 @@ Exit codes: 0 ok; 1 regression, bad data or provider failure; 2 usage.`;
     const result = await runBenchmark(
       datasets,
       source,
-      { kinds, levels, formats, tokenizers, budget: flags.budget, runs: flags.runs, savingsBaseline, ...(session ? { session } : {}) },
+      {
+        kinds,
+        levels,
+        formats,
+        tokenizers,
+        budget: flags.budget,
+        runs: flags.runs,
+        savingsBaseline,
+        explainers,
+        ...(session ? { session } : {}),
+      },
       (p) => bar.update(p.done, p.total, p.what),
     );
     bar.done();

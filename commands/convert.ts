@@ -9,6 +9,7 @@ import { writeFileAtomic } from '../src/io/atomic-write.js';
 import { readInput } from '../src/io/read-input.js';
 import { streamConvert } from '../src/stream/stream-convert.js';
 import { TOKENIZER_NAMES, type TokenizerName } from '../src/tokens/types.js';
+import { assertTokenizersInstalled } from '../src/tokens/registry.js';
 
 const TOON_DELIMITERS = { comma: ',', tab: '\t', pipe: '|' } as const;
 
@@ -57,6 +58,8 @@ Exit codes: 0 ok; 1 bad data or a failed --verify; 2 usage (unknown format, miss
   async run(): Promise<void> {
     const { args, flags } = await this.parse(Convert);
     const source = inputSource(args.file);
+    // A missing family's install command comes first, not after reading a large input.
+    if (flags.stats || flags.to === 'auto') assertTokenizersInstalled([flags.tokenizer as TokenizerName]);
     if (flags.stream) {
       await streamConvert({
         source,

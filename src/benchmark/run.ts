@@ -15,6 +15,9 @@ import { TokenCache } from './token-cache.js';
 import type { SkippedRecording } from '../replay/corpus.js';
 import { devboyVersion } from '../versions.js';
 import { tokenizerImplementation } from './versions.js';
+import type { Explainer } from '../formats/explainers.js';
+import { familyViews } from './family-views.js';
+import { countExplainers } from './break-even.js';
 
 export interface BenchmarkOptions {
   kinds: DatasetKind[];
@@ -27,6 +30,8 @@ export interface BenchmarkOptions {
   formatOptions?: FormatOptions;
   /** A replayed session: its dedup saving per tokenizer goes into every row (0 without one). */
   session?: { dedup: TranscriptDedup; summary: SessionSummary };
+  /** The prompts that teach the measured formats: counted, and their break-even computed (docs/tokenizers.md). */
+  explainers?: Explainer[];
 }
 
 export interface BenchmarkSource {
@@ -118,6 +123,7 @@ export async function runBenchmark(
     ),
   );
   onProgress?.({ done, total, what: 'done' });
+  const explainers = options.explainers?.length ? countExplainers(options.explainers, tokenizers) : undefined;
 
   return {
     schema: BENCHMARK_SCHEMA,
@@ -151,6 +157,8 @@ export async function runBenchmark(
     })),
     fit,
     ...(options.session ? { session: options.session.summary } : {}),
+    ...(explainers ? { explainers } : {}),
+    ...familyViews(rows, tokenizers, explainers, options.savingsBaseline, options.formats),
     lossy: lossyCells(rows).map((r) => ({
       provider: r.provider,
       project: r.project,

@@ -1,11 +1,11 @@
 import { Flags } from '@oclif/core';
 import { SAVINGS_BASELINES } from '../metadata/format-metadata.js';
-import { TOKENIZER_NAMES } from '../tokens/types.js';
+import { TOKENIZERS_HELP } from './tokenizer-flag.js';
 
 /** What every measuring command (benchmark, stats) counts with and against: one set, one set of defaults. */
 export const measureFlags = {
   tokenizers: Flags.string({
-    description: `tokenizers, comma-separated (${TOKENIZER_NAMES.join(',')})`,
+    description: TOKENIZERS_HELP,
     default: 'heuristic,o200k_base',
   }),
   budget: Flags.integer({ description: 'token budget per response, for the pages column', min: 100, default: 8000 }),
