@@ -1,12 +1,13 @@
 import { Flags } from '@oclif/core';
 import { DevboyCommand } from '../src/cli/base-command.js';
 import { inputFileArg, inputSource } from '../src/cli/input-arg.js';
-import { parseList } from '../src/cli/list-flag.js';
+import { parseTokenizers } from '../src/cli/tokenizer-flag.js';
 import { measureFlags } from '../src/cli/measure-flags.js';
 import { INPUT_FORMAT_NAMES, type InputFormatName } from '../src/formats/detect.js';
 import type { SavingsBaseline } from '../src/metadata/format-metadata.js';
 import { DATASET_KINDS, type DatasetKind } from '../src/model/index.js';
-import { TOKENIZER_NAMES } from '../src/tokens/types.js';
+import { FORMAT_NAMES } from '../src/formats/types.js';
+import { assertTokenizersInstalled } from '../src/tokens/registry.js';
 
 export default class Stats extends DevboyCommand {
   static override summary = 'Which format for this file: every format, level and tokenizer, and a recommendation.';
@@ -41,18 +42,25 @@ Exit codes: 0 ok; 1 bad data (no format round-trips it, unreadable input); 2 usa
     }),
     type: Flags.string({ description: 'read the input as provider items of this kind (default: detected)', options: [...DATASET_KINDS] }),
     ...measureFlags,
+    config: Flags.string({
+      description: 'devboy.toml whose [format_explainers] replace the prompts that teach each format (default: ./devboy.toml if present)',
+    }),
     json: Flags.boolean({ description: 'print the result as JSON (schema devboy.stats/1)' }),
   };
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(Stats);
-    const tokenizers = parseList('tokenizers', flags.tokenizers, TOKENIZER_NAMES);
+    const tokenizers = parseTokenizers(flags.tokenizers);
+    assertTokenizersInstalled(tokenizers);
     const source = inputSource(args.file);
-    const [{ readInput }, { computeStats }, { statsTable }] = await Promise.all([
+    const [{ readInput }, { computeStats }, { statsTable }, { loadPipelineConfig }, { loadExplainers }] = await Promise.all([
       import('../src/io/read-input.js'),
       import('../src/stats/stats.js'),
       import('../src/report/stats-table.js'),
+      import('../src/budget/strategies/config.js'),
+      import('../src/formats/explainers.js'),
     ]);
+    const explainers = await loadExplainers(FORMAT_NAMES, (await loadPipelineConfig(flags.config)).explainers);
     const result = await computeStats({
       input: await readInput(source),
       ...(flags.from ? { from: flags.from as InputFormatName } : {}),
@@ -61,6 +69,7 @@ Exit codes: 0 ok; 1 bad data (no format round-trips it, unreadable input); 2 usa
       budget: flags.budget,
       runs: flags.runs,
       savingsBaseline: flags['savings-baseline'] as SavingsBaseline,
+      explainers,
     });
     await this.writeStdout(flags.json ? `${JSON.stringify(result, null, 2)}\n` : statsTable(result));
   }

@@ -8,6 +8,8 @@ import type { DatasetKind } from '../src/model/index.js';
 import { readInput } from '../src/io/read-input.js';
 import { computeStats, type StatsResult } from '../src/stats/stats.js';
 import { loadTokenizer } from '../src/tokens/registry.js';
+import { loadExplainers } from '../src/formats/explainers.js';
+import { skipUnlessInstalled } from './helpers/tokenizer-references.js';
 import { corpusExchanges, oneResponseDatasets } from './helpers/corpus-bodies.js';
 import { corpusDir, REPO_ROOT } from './helpers/paths.js';
 import { sample } from './helpers/sampling.js';
@@ -93,4 +95,39 @@ describe('devboy stats on corpus bodies', () => {
     const json = s.rows.find((r) => r.format === 'json-compact' && r.tokenizer === 'o200k_base')!;
     assert.equal(json.bytes, Buffer.byteLength(JSON.stringify(exchange.response.body)));
   });
+});
+
+describe('devboy stats: tokenizer families and the explainer break-even', () => {
+  it(
+    'break-even = ceil(explainer tokens / saving) from the rows, the recommendation carries its own, and the family winner is the fewest-token lossless format',
+    { skip: skipUnlessInstalled('llama3') },
+    async () => {
+      const exchange = (await corpusExchanges()).find((e) => e.file.includes('betamaxpy__betamax/001_'))!;
+      const input = await readInput(join(corpusDir(), exchange.file));
+      const explainers = await loadExplainers(FORMAT_NAMES);
+      const s = await computeStats({ input, ...options, tokenizers: ['heuristic', 'o200k_base', 'llama3'], explainers });
+      const tokenizers = await Promise.all((['o200k_base', 'llama3'] as const).map((n) => loadTokenizer(n)));
+      for (const t of tokenizers) {
+        for (const e of explainers) {
+          const entry = s.explainers.find((x) => x.format === e.format)!;
+          assert.equal(entry.tokens[t.name], t.count(e.text), `${e.format} explainer under ${t.name}`);
+          for (const level of s.settings.levels) {
+            const row = (f: string) => s.rows.find((r) => r.level === level && r.format === f && r.tokenizer === t.name)!;
+            const saved = row('json-compact').tokens - row(e.format).tokens;
+            const want = saved <= 0 ? null : Math.ceil(t.count(e.text) / saved);
+            const got = s.break_even.find((b) => b.level === level && b.format === e.format && b.tokenizer === t.name)!;
+            assert.equal(got.break_even, want, `${level} ${e.format} ${t.name}`);
+          }
+        }
+        for (const w of s.winner_by_tokenizer) {
+          const lossless = s.rows.filter((r) => r.level === w.level && r.tokenizer === t.name && r.lossless);
+          const fewest = Math.min(...lossless.map((r) => r.tokens));
+          assert.equal(w.winners.find((x) => x.tokenizer === t.name)!.tokens, fewest, `${w.level} ${t.name}`);
+        }
+      }
+      const rec = s.recommendation;
+      const own = s.break_even.find((b) => b.level === 'raw' && b.format === rec.format && b.tokenizer === 'o200k_base');
+      assert.deepEqual(rec.break_even, own ? { explainer_tokens: own.explainer_tokens, results: own.break_even } : undefined);
+    },
+  );
 });

@@ -2,6 +2,7 @@ import Table from 'cli-table3';
 import type { FormatName } from '../formats/types.js';
 import type { Recommendation, StatsResult, StatsRow } from '../stats/stats.js';
 import { ms, pct } from './benchmark-summary.js';
+import { tokenizerLabel } from '../tokens/registry.js';
 import { fewerOrMore, int, plural } from './words.js';
 
 const COMPACT = { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' };
@@ -31,7 +32,7 @@ export function statsTable(s: StatsResult): string {
       const best = winner(rows);
       table.push([
         i === 0 ? level : '',
-        t.estimate ? `${t.name} (est.)` : t.name,
+        t.estimate ? `${t.name} (est.)` : tokenizerLabel(t.name),
         ...rows.map((r) => {
           const text = `${int(r.tokens)} ${pct(r.saving)} ${r.pages === null ? '-' : `${int(r.pages)}p`}${r.lossless ? '' : ' ✗'}`;
           return r.format === best ? `${text} *` : text;
@@ -41,6 +42,8 @@ export function statsTable(s: StatsResult): string {
     table.push(['', 'bytes', ...formats.map((f) => int(cell(s.rows, level, f, s.tokenizers[0]!.name).bytes))]);
   }
   out.push(table.toString());
+
+  out.push(...familyLines(s));
 
   const raw = s.tokenizers[0]!.name;
   out.push('', `Speed at level raw: per-call median of ${plural(settings.runs, 'run')} [fastest-slowest]`);
@@ -59,9 +62,42 @@ export function statsTable(s: StatsResult): string {
   return `${out.join('\n')}\n`;
 }
 
+/**
+ * Where the winner changes between real tokenizers (only with two or more), and the break-even of
+ * each format's explainer under the recommendation's tokenizer, one line per level.
+ */
+function familyLines(s: StatsResult): string[] {
+  const out: string[] = [];
+  const real = s.tokenizers.filter((t) => !t.estimate);
+  if (real.length > 1) {
+    out.push('', `Winner by tokenizer (lossless, fewest tokens; the heuristic aside):`);
+    for (const w of s.winner_by_tokenizer) {
+      const picks = w.winners
+        .filter((x) => real.some((t) => t.name === x.tokenizer))
+        .map((x) => `${tokenizerLabel(x.tokenizer)} ${x.format ?? 'none'}`);
+      out.push(`  ${w.level.padEnd(8)} ${picks.join(', ')}${w.changes ? '  (the winner changes)' : ''}`);
+    }
+  }
+  const tk = s.recommendation.tokenizer;
+  const explained = s.explainers.filter((e) => e.tokens[tk] !== undefined);
+  if (explained.length) {
+    out.push(
+      '',
+      `Break-even under ${tokenizerLabel(tk)}: results like this one after which a format's saving per result vs ${s.settings.savings_baseline} repays the prompt that teaches it (${explained.map((e) => `${e.format} ${int(e.tokens[tk]!)}`).join(', ')} tokens); never = it saves nothing`,
+    );
+    for (const level of s.settings.levels) {
+      const cells = s.break_even.filter((b) => b.level === level && b.tokenizer === tk);
+      out.push(
+        `  ${level.padEnd(8)} ${cells.map((b) => `${b.format} ${b.break_even === null ? 'never' : int(b.break_even)}${b.lossless ? '' : ' (lossy)'}`).join(', ')}`,
+      );
+    }
+  }
+  return out;
+}
+
 /** One line: the format, its tokens and saving against the named baseline, and what the runner-up costs. */
 export function recommendationText(r: Recommendation): string {
-  const tk = r.estimate ? `${r.tokenizer} tokens (an estimate)` : `${r.tokenizer} tokens`;
+  const tk = r.estimate ? `${r.tokenizer} tokens (an estimate)` : `${tokenizerLabel(r.tokenizer)} tokens`;
   const parts = [
     `Recommendation: ${r.format}, the lossless format with the fewest ${tk} for this input as given: ${int(r.tokens)}, ${fewerOrMore(r.saving)} than ${r.baseline.name} (${int(r.baseline.tokens)})`,
   ];

@@ -16,6 +16,10 @@ import type { Timing } from '../benchmark/schema.js';
 import { TokenCache } from '../benchmark/token-cache.js';
 import { tokenizerImplementation } from '../benchmark/versions.js';
 import { devboyVersion } from '../versions.js';
+import type { Explainer } from '../formats/explainers.js';
+import { countExplainers, type BreakEvenEntry, type ExplainerEntry } from '../benchmark/break-even.js';
+import type { WinnerEntry } from '../benchmark/families.js';
+import { familyViewsOfCounts, type MeasuredCounts } from '../benchmark/input-families.js';
 
 export const STATS_SCHEMA = 'devboy.stats/1';
 
@@ -29,6 +33,8 @@ export interface StatsRequest {
   runs: number;
   savingsBaseline: SavingsBaseline;
   formatOptions?: FormatOptions;
+  /** The prompts that teach each format, for the break-even (none: no break-even). */
+  explainers?: readonly Explainer[];
 }
 
 export interface StatsRow {
@@ -57,6 +63,8 @@ export interface Recommendation {
   /** Against the baseline, as in the rows. */
   saving: number;
   runner_up?: { format: FormatName; tokens: number };
+  /** Tool results like this one after which the format's saving repays its explainer; null: never; absent: JSON needs none. */
+  break_even?: { explainer_tokens: number; results: number | null };
 }
 
 export interface StatsResult {
@@ -77,6 +85,12 @@ export interface StatsResult {
   tokenizers: { name: TokenizerName; estimate: boolean; implementation: string }[];
   rows: StatsRow[];
   recommendation: Recommendation;
+  /** Per level: the fewest-token lossless format under each tokenizer, and whether real tokenizers disagree. */
+  winner_by_tokenizer: WinnerEntry[];
+  /** The prompts that teach each format, counted under every tokenizer. */
+  explainers: ExplainerEntry[];
+  /** Per level, format and tokenizer: results like this input after which the explainer is repaid. */
+  break_even: BreakEvenEntry[];
 }
 
 interface LevelValue {
@@ -129,6 +143,11 @@ export async function computeStats(req: StatsRequest): Promise<StatsResult> {
     }
   }
   const main = tokenizers.find((t) => !t.estimate) ?? tokenizers[0]!;
+  const explainers = req.explainers?.length ? countExplainers(req.explainers, tokenizers) : [];
+  const views = levels.map((lv) => familyViewsOfCounts(countsAt(rows, lv.level, tokenizers, req, explainers)));
+  const break_even = views.flatMap((v) => v.break_even);
+  const recommendation = recommend(rows, main, req.savingsBaseline, req.input.name);
+  const repaid = break_even.find((b) => b.level === 'raw' && b.format === recommendation.format && b.tokenizer === main.name);
   return {
     schema: STATS_SCHEMA,
     devboy: devboyVersion(),
@@ -150,7 +169,38 @@ export async function computeStats(req: StatsRequest): Promise<StatsResult> {
     },
     tokenizers: tokenizers.map((t) => ({ name: t.name, estimate: t.estimate, implementation: tokenizerImplementation(t.name) })),
     rows,
-    recommendation: recommend(rows, main, req.savingsBaseline, req.input.name),
+    recommendation: repaid
+      ? { ...recommendation, break_even: { explainer_tokens: repaid.explainer_tokens, results: repaid.break_even } }
+      : recommendation,
+    winner_by_tokenizer: views.flatMap((v) => v.winner_by_tokenizer),
+    explainers,
+    break_even,
+  };
+}
+
+/** One level's counts as plain numbers, for the family views the benchmark report uses too. */
+function countsAt(
+  rows: readonly StatsRow[],
+  level: Level,
+  tokenizers: readonly Tokenizer[],
+  req: StatsRequest,
+  explainers: readonly ExplainerEntry[],
+): MeasuredCounts {
+  const at = rows.filter((r) => r.level === level);
+  const counts: MeasuredCounts['counts'] = {};
+  const lossless: MeasuredCounts['lossless'] = {};
+  for (const r of at) {
+    (counts[r.tokenizer] ??= {})[r.format] = r.tokens;
+    lossless[r.format] = (lossless[r.format] ?? true) && r.lossless;
+  }
+  return {
+    label: req.input.name,
+    level,
+    counts,
+    lossless,
+    tokenizers: tokenizers.map((t) => ({ name: t.name, estimate: t.estimate })),
+    baseline: req.savingsBaseline,
+    ...(explainers.length ? { explainers } : {}),
   };
 }
 
