@@ -104,7 +104,10 @@ try {
     for (const m of text.matchAll(/\]\(([^)\s]+)\)/g)) {
       const target = m[1].split('#')[0];
       if (!target || /^[a-z][a-z0-9+.-]*:/i.test(target)) continue;
-      const resolved = normalize(join(dirname(doc), decodeURI(target))).replace(/\\/g, '/');
+      // A folder link (`examples/`) resolves to the folder's files.
+      const resolved = normalize(join(dirname(doc), decodeURI(target)))
+        .replace(/\\/g, '/')
+        .replace(/\/$/, '');
       if (!shipped.has(resolved) && !files.some((f) => f.startsWith(`${resolved}/`))) broken.push(`${doc}: ${target}`);
     }
     if (text.includes('../shared')) broken.push(`${doc}: mentions ../shared`);

@@ -227,9 +227,10 @@ describe('planChunks: the pages column', () => {
         }
       }
       assert.ok(chunked > 50 * sampleShare(12), `${chunked} plans needed chunks`);
-      // Over the whole corpus; a sample can hold more of the lists that cost most to split.
+      // Over the whole corpus; a sample can hold more of the lists that cost most to split. The planner
+      // packs once per form of the chunk index to find the fewest pages (docs/budget.md): 2.75x measured.
       assert.ok(
-        !FULL_SUITE || countedTokens <= 2.6 * wholeTokens,
+        !FULL_SUITE || countedTokens <= 3 * wholeTokens,
         `all plans together counted ${(countedTokens / wholeTokens).toFixed(2)}x the tokens of the lists they split`,
       );
     });
