@@ -87,6 +87,16 @@ export const formatsSection: BenchSection = {
           `${r.input.slice(0, 44).padEnd(44)} ${r.format.padEnd(12)} ${r.encode_mb_s.toFixed(1).padStart(11)} ${x(r.encode_vs_json)} ${x(r.encode_vs_json_cpu)} ${r.decode_mb_s.toFixed(1).padStart(11)} ${x(r.decode_vs_json)} ${x(r.decode_vs_json_cpu)}`,
       ),
     ];
+    // Issue 13: STC at least a third of JSON's speed (time at most 3x), on the whole corpus and the largest body.
+    const stcTarget = results
+      .filter((r) => r.format === 'stc')
+      .map((r) => {
+        const enc = 1 / r.encode_vs_json;
+        const dec = 1 / r.decode_vs_json;
+        const verdict = enc >= 1 / 3 && dec >= 1 / 3 ? 'ok' : 'UNDER';
+        return `STC speed / JSON's, ${r.input}: encode ${enc.toFixed(2)}x, decode ${dec.toFixed(2)}x (target at least 0.33x: ${verdict})`;
+      });
+    lines.push(...stcTarget);
     return { text: lines.join('\n'), data: { runs, load: loadavg()[0], results } };
   },
 };

@@ -14,6 +14,8 @@ export interface ChildRun {
   peakRssBytes: number | null;
   /** Largest heap in use right after a garbage collection: the live high-water mark (approximate). */
   liveHeapMaxBytes: number | null;
+  /** CPU milliseconds the child used, user + system, all threads (null when it died too hard to say). */
+  cpuMs: number | null;
   /** The signal that killed it, if one did (e.g. SIGABRT when V8 runs out of heap). */
   signal: string | null;
   stdoutBytes: number;
@@ -66,7 +68,7 @@ export function measureChild(
     child.on('error', reject);
     child.on('close', (exitCode, signal) => {
       const totalMs = performance.now() - started;
-      let peak = { peakRssBytes: null as number | null, liveHeapMaxBytes: null as number | null };
+      let peak = { peakRssBytes: null as number | null, liveHeapMaxBytes: null as number | null, cpuMs: null as number | null };
       try {
         peak = JSON.parse(readFileSync(peakFile, 'utf8'));
         rmSync(peakFile);

@@ -1,7 +1,8 @@
 // Preloaded (node --import) into a measured child process. On exit it writes, as JSON, to the file
 // named by DEVBOY_BENCH_PEAK_FILE: the peak resident set size the kernel counted, and the largest heap
 // seen just after a full (mark-sweep) garbage collection: what was still alive. RSS alone also counts
-// garbage V8 had not bothered to collect yet. null when no full collection ran.
+// garbage V8 had not bothered to collect yet. null when no full collection ran. Also the CPU time the
+// process used (user + system, all threads), which a loaded machine disturbs less than wall time.
 import { writeFileSync } from 'node:fs';
 import { constants, PerformanceObserver, type PerformanceEntry } from 'node:perf_hooks';
 
@@ -18,6 +19,8 @@ if (file) {
   });
   observer.observe({ entryTypes: ['gc'] });
   process.on('exit', () => {
-    writeFileSync(file, JSON.stringify({ peakRssBytes: process.resourceUsage().maxRSS * 1024, liveHeapMaxBytes: liveHeapMax, fullGcs }));
+    const usage = process.resourceUsage();
+    const cpuMs = (usage.userCPUTime + usage.systemCPUTime) / 1000;
+    writeFileSync(file, JSON.stringify({ peakRssBytes: usage.maxRSS * 1024, liveHeapMaxBytes: liveHeapMax, fullGcs, cpuMs }));
   });
 }

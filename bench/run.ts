@@ -14,11 +14,13 @@ import { budgetFitSection } from './budget-fit.js';
 import { trimAlgorithmsSection } from './trim-algorithms.js';
 import { tokenizeSection } from './tokenize.js';
 import { tokenizersSection } from './tokenizers.js';
+import { matrixSection } from './matrix.js';
 
 const SECTIONS: BenchSection[] = [
   formatsSection,
   exactnessSection,
   startupSection,
+  matrixSection,
   trimAlgorithmsSection,
   budgetFitSection,
   streamingSection,

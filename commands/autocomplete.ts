@@ -1,4 +1,4 @@
-import { Args } from '@oclif/core';
+import { Args } from '../src/cli/oclif.js';
 import { DevboyCommand } from '../src/cli/base-command.js';
 import { bashCompletion, type CompletionCommand } from '../src/cli/completion.js';
 

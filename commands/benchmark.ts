@@ -1,4 +1,5 @@
-import { Flags } from '@oclif/core';
+import { Flags } from '../src/cli/oclif.js';
+import { setFlagsFromString } from 'node:v8';
 import { DevboyCommand } from '../src/cli/base-command.js';
 import { connectionFlags, connectionOptions } from '../src/cli/connection-flags.js';
 import { measureFlags } from '../src/cli/measure-flags.js';
@@ -22,7 +23,8 @@ export default class Benchmark extends DevboyCommand {
   static override description = `Reads issues, pull/merge requests, diffs, comments and discussions (replayed from the corpus
 embedded in devboy by default, or from --corpus DIR; live with --provider, or --owner/--repo for GitHub), and for each dataset, level (raw, full, standard, minimal) and format (json,
 json-compact, toon, stc, gcf) reports tokens under each tokenizer, bytes, pages at --budget,
-encode/decode time (median of --runs), whether it round-trips, and the savings against a named
+encode/decode time (median of adaptive timed runs: a warm-up, then up to --runs within
+--time-budget), whether it round-trips, and the savings against a named
 baseline. With several --tokenizers (all: every model family, docs/tokenizers.md) it adds the winner
 by tokenizer family per dataset kind and level, and for every format that needs a prompt to teach it
 (docs/formats/*-prompt.md, or devboy.toml [format_explainers]) the break-even: the tool results after
@@ -65,6 +67,10 @@ Exit codes: 0 ok; 1 regression, bad data or provider failure; 2 usage.`;
     levels: Flags.string({ description: `levels, comma-separated (${LEVELS.join(',')})`, default: LEVELS.join(',') }),
     formats: Flags.string({ description: `formats, comma-separated (${FORMAT_NAMES.join(',')})`, default: FORMAT_NAMES.join(',') }),
     ...measureFlags,
+    'time-budget': Flags.string({
+      description: 'milliseconds of timed runs per encode and decode before the runs stop (0: always --runs runs)',
+      default: '1',
+    }),
     session: Flags.string({ description: 'replay this agent session (devboy JSONL or a transcript) for a real dedup column' }),
     config: Flags.string({
       description:
@@ -102,6 +108,9 @@ Exit codes: 0 ok; 1 regression, bad data or provider failure; 2 usage.`;
       return;
     }
     const maxRegression = Number(flags['max-regression']);
+    const timeBudgetMs = Number(flags['time-budget']);
+    if (!Number.isFinite(timeBudgetMs) || timeBudgetMs < 0)
+      this.error(`--time-budget must be a non-negative number of milliseconds, got '${flags['time-budget']}'`, { exit: 2 });
     if (!Number.isFinite(maxRegression) || maxRegression < 0)
       this.error(`--max-regression must be a non-negative number of percent, got '${flags['max-regression']}'`, { exit: 2 });
     const kinds = parseList('dataset', flags.dataset, DATASET_KINDS);
@@ -139,6 +148,11 @@ Exit codes: 0 ok; 1 regression, bad data or provider failure; 2 usage.`;
       live: { details: flags['live-details'], ...connectionOptions(flags) },
     });
 
+    // V8 lets the heap grow to as much as four times what survived its last full collection. A run
+    // keeps little alive (its rows) and makes much short-lived garbage (texts, decoded values): at
+    // twice, its peak memory follows what it keeps, for some more collector time (`npm run bench --
+    // --only matrix`: peak RSS on the corpus and on ten times the corpus).
+    setFlagsFromString('--heap-growing-percent=100');
     const bar = new ProgressBar();
     const result = await runBenchmark(
       datasets,
@@ -150,6 +164,7 @@ Exit codes: 0 ok; 1 regression, bad data or provider failure; 2 usage.`;
         tokenizers,
         budget: flags.budget,
         runs: flags.runs,
+        timeBudgetMs,
         savingsBaseline,
         explainers,
         ...(session ? { session } : {}),
@@ -171,11 +186,17 @@ Exit codes: 0 ok; 1 regression, bad data or provider failure; 2 usage.`;
       [flags['export-markdown'], 'markdown'],
       [flags['export-csv'], 'csv'],
     ];
-    for (const [file, name] of exports) if (file) await writeFileAtomic(file, EXPORTERS[name].render(input));
-    const exporter = EXPORTERS[flags.json ? 'json' : flags.markdown ? 'markdown' : 'table'];
-    await this.writeStdout(
-      exporter.render(input, { color: Boolean(process.stdout.isTTY) && !process.env.NO_COLOR, details: flags.details }),
-    );
+    // In pieces where the exporter has them: on a large corpus the JSON is tens of megabytes.
+    const pieces = (name: keyof typeof EXPORTERS): Iterable<string> => EXPORTERS[name].pieces?.(input) ?? [EXPORTERS[name].render(input)];
+    for (const [file, name] of exports) if (file) await writeFileAtomic(file, pieces(name));
+    if (flags.json) for (const piece of pieces('json')) await this.writeStdout(piece);
+    else
+      await this.writeStdout(
+        EXPORTERS[flags.markdown ? 'markdown' : 'table'].render(input, {
+          color: Boolean(process.stdout.isTTY) && !process.env.NO_COLOR,
+          details: flags.details,
+        }),
+      );
     // JSON on stdout is for machines; the comparison still reaches the person reading the log.
     if (flags.json && comparison) this.writeStderr(COMPARE_EXPORTERS.table.render(comparison));
     if (comparison && !comparison.passed) process.exitCode = 1;

@@ -1,13 +1,10 @@
-import { Flags } from '@oclif/core';
+import { Flags } from '../src/cli/oclif.js';
 import { DevboyCommand } from '../src/cli/base-command.js';
 import { inputFileArg, inputSource } from '../src/cli/input-arg.js';
 import { convert } from '../src/convert/convert.js';
-import { autoChoiceText, formatConvertStats } from '../src/convert/stats-text.js';
 import { INPUT_FORMAT_NAMES, type InputFormatName } from '../src/formats/detect.js';
 import { FORMAT_NAMES, type FormatName } from '../src/formats/types.js';
-import { writeFileAtomic } from '../src/io/atomic-write.js';
 import { readInput } from '../src/io/read-input.js';
-import { streamConvert } from '../src/stream/stream-convert.js';
 import { TOKENIZER_NAMES, type TokenizerName } from '../src/tokens/types.js';
 import { assertTokenizersInstalled } from '../src/tokens/registry.js';
 
@@ -61,6 +58,8 @@ Exit codes: 0 ok; 1 bad data or a failed --verify; 2 usage (unknown format, miss
     // A missing family's install command comes first, not after reading a large input.
     if (flags.stats || flags.to === 'auto') assertTokenizersInstalled([flags.tokenizer as TokenizerName]);
     if (flags.stream) {
+      // Only --stream needs the streaming encoder (and the GCF library it loads).
+      const { streamConvert } = await import('../src/stream/stream-convert.js');
       await streamConvert({
         source,
         to: flags.to as FormatName,
@@ -84,10 +83,11 @@ Exit codes: 0 ok; 1 bad data or a failed --verify; 2 usage (unknown format, miss
       ...(flags.stats ? { stats: flags.tokenizer as TokenizerName } : {}),
     });
     const text = result.output.endsWith('\n') ? result.output : `${result.output}\n`;
-    if (flags.output) await writeFileAtomic(flags.output, text);
+    // What only -o and --stats need loads when they are given: start-up is most of a small convert.
+    if (flags.output) await (await import('../src/io/atomic-write.js')).writeFileAtomic(flags.output, text);
     else await this.writeStdout(text);
-    if (result.auto) this.writeStderr(`${autoChoiceText(result.to, result.auto)}\n`);
-    if (result.stats) this.writeStderr(`${formatConvertStats(result.stats)}\n`);
+    if (result.auto) this.writeStderr(`${(await import('../src/convert/stats-text.js')).autoChoiceText(result.to, result.auto)}\n`);
+    if (result.stats) this.writeStderr(`${(await import('../src/convert/stats-text.js')).formatConvertStats(result.stats)}\n`);
     if (result.verification?.lossless) this.writeStderr(`verified: ${result.to} decodes to the same value (values and key order)\n`);
   }
 }

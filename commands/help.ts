@@ -1,4 +1,4 @@
-import { Args, loadHelpClass } from '@oclif/core';
+import { Args, helpModule } from '../src/cli/oclif.js';
 import { DevboyCommand } from '../src/cli/base-command.js';
 
 export default class HelpCommand extends DevboyCommand {
@@ -15,7 +15,7 @@ export default class HelpCommand extends DevboyCommand {
 
   async run(): Promise<void> {
     const { argv } = await this.parse(HelpCommand);
-    const Help = await loadHelpClass(this.config);
+    const Help = await helpModule().loadHelpClass(this.config);
     await new Help(this.config, this.config.pjson.oclif.helpOptions ?? {}).showHelp(argv as string[]);
   }
 }

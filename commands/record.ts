@@ -1,4 +1,4 @@
-import { Flags } from '@oclif/core';
+import { Flags } from '../src/cli/oclif.js';
 import { DevboyCommand } from '../src/cli/base-command.js';
 import { connectionFlags, connectionOptions } from '../src/cli/connection-flags.js';
 import { UsageError } from '../src/errors.js';

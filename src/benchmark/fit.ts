@@ -16,6 +16,8 @@ export function firstResponseFit(
   tokenizer: Tokenizer,
   budget: number,
   count: (text: string) => number,
+  /** `format.encode` of the dataset's items at the full level, when the caller has it. */
+  fullText?: string,
 ): FitEntry {
   const base = {
     provider: ds.provider,
@@ -28,7 +30,13 @@ export function firstResponseFit(
     total_items: ds.result.items.length,
   };
   try {
-    const r = respondWithinBudget(datasetBudgetInput(ds), { format, tokenizer, budget, count });
+    const r = respondWithinBudget(datasetBudgetInput(ds), {
+      format,
+      tokenizer,
+      budget,
+      count,
+      ...(fullText !== undefined ? { fullText } : {}),
+    });
     return {
       ...base,
       fits: true,

@@ -1,5 +1,5 @@
 import { planChunks } from '../budget/plan-chunks.js';
-import { verifyRoundTrip } from '../formats/verify.js';
+import { verifyRoundTrip, type RoundTrip } from '../formats/verify.js';
 import type { Format } from '../formats/types.js';
 import type { JsonValue } from '../json/types.js';
 import type { DatasetKind, ModelItem } from '../model/index.js';
@@ -18,6 +18,47 @@ export interface PagesInput {
   tokenizer: Tokenizer;
   /** The benchmark's memoizing count: the whole list was counted already, so a list that fits costs nothing. */
   count: (text: string) => number;
+  /** UTF-8 bytes of each item's JSON, asked for only when the list needs pages (shared by formats and tokenizers). */
+  sizes?: () => readonly number[];
+  /** The chunk texts of `items` in `format`, shared by the plans under every tokenizer. */
+  renders?: PageRenders;
+  /**
+   * Whether to check that each page round-trips (formats with known losses): the caller need not
+   * ask when the whole list already does not, as the row is lossy either way. Default true.
+   */
+  checkPages?: boolean;
+}
+
+/**
+ * One list's chunks encoded in one format, and whether each round-trips: each tokenizer plans its
+ * own pages, and the plans ask for many of the same chunks (the planner's first guesses, the pages
+ * they agree on), which are then encoded and checked once.
+ */
+export class PageRenders {
+  private readonly texts = new Map<number, string>();
+  private readonly verdicts = new Map<number, RoundTrip>();
+
+  constructor(
+    private readonly format: Format,
+    private readonly items: readonly JsonValue[],
+  ) {}
+
+  render = (from: number, to: number): string => {
+    const key = from * (this.items.length + 1) + to;
+    let text = this.texts.get(key);
+    if (text === undefined) this.texts.set(key, (text = this.format.encode(this.items.slice(from, to))));
+    return text;
+  };
+
+  check(from: number, to: number): RoundTrip {
+    const key = from * (this.items.length + 1) + to;
+    let verdict = this.verdicts.get(key);
+    if (verdict === undefined) {
+      verdict = verifyRoundTrip(this.format, this.items.slice(from, to), this.render(from, to));
+      this.verdicts.set(key, verdict);
+    }
+    return verdict;
+  }
 }
 
 export interface Pages {
@@ -35,6 +76,7 @@ export interface Pages {
  * no such check: a page is a JSON value.
  */
 export function pagesAtBudget(input: PagesInput): Pages {
+  const renders = input.renders ?? new PageRenders(input.format, input.items);
   const plan = planChunks(input.items, {
     ...(input.kind ? { kind: input.kind } : {}),
     format: input.format,
@@ -44,10 +86,12 @@ export function pagesAtBudget(input: PagesInput): Pages {
     ...(input.models && input.models.length === input.items.length ? { models: input.models } : {}),
     count: input.count,
     wholeText: input.text,
+    ...(input.sizes ? { sizes: input.sizes } : {}),
+    render: renders.render,
   });
-  if (plan.total_chunks <= 1 || input.format.roundTrip === 'exact') return { pages: plan.total_chunks };
+  if (plan.total_chunks <= 1 || input.format.roundTrip === 'exact' || input.checkPages === false) return { pages: plan.total_chunks };
   for (const [k, c] of plan.chunks.entries()) {
-    const check = verifyRoundTrip(input.format, input.items.slice(c.offset, c.offset + c.limit));
+    const check = renders.check(c.offset, c.offset + c.limit);
     if (!check.lossless) return { pages: plan.total_chunks, loss: `page ${k + 1} of ${plan.chunks.length}: ${check.reason}` };
   }
   return { pages: plan.total_chunks };

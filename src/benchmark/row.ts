@@ -55,6 +55,8 @@ export function buildRow(f: RowFacts): BenchmarkRow {
     decode_ms: e.decode.median_ms,
     encode_spread_ms: [e.encode.min_ms, e.encode.max_ms],
     decode_spread_ms: [e.decode.min_ms, e.decode.max_ms],
+    encode_runs: e.encode.runs,
+    decode_runs: e.decode.runs,
     lossless: e.lossless,
     ...(e.reason !== undefined ? { lossless_reason: e.reason } : {}),
     savings: {

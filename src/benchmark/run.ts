@@ -2,16 +2,26 @@ import { FORMAT_INFO, loadFormat, type FormatName, type FormatOptions } from '..
 import { BASELINE_FORMAT, SAVINGS_BASELINES, type SavingsBaseline } from '../metadata/format-metadata.js';
 import type { Dataset, DatasetKind } from '../model/index.js';
 import { loadTokenizer, type TokenizerName } from '../tokens/registry.js';
+import type { Tokenizer } from '../tokens/types.js';
 import { datasetAtLevel, type Level } from '../trim/levels.js';
-import { measureEncoding } from './measure.js';
+import { measureEncoding, warmUp } from './measure.js';
 import { buildRow } from './row.js';
 import { firstResponseFit } from './fit.js';
-import { pagesAtBudget } from './pages.js';
-import { BENCHMARK_SCHEMA, type BenchmarkResult, type BenchmarkRow, type DatasetEntry, type SessionSummary } from './schema.js';
+import { PageRenders, pagesAtBudget, type Pages } from './pages.js';
+import {
+  BENCHMARK_SCHEMA,
+  type BenchmarkResult,
+  type BenchmarkRow,
+  type DatasetEntry,
+  type FitEntry,
+  type SessionSummary,
+} from './schema.js';
 import { biasTable } from './bias.js';
 import { methodContrast, type MethodContrast } from './method-contrast.js';
 import type { TranscriptDedup } from './transcript-dedup.js';
 import { TokenCache } from './token-cache.js';
+import { NO_CLOCK, type Clock, type PhaseClock } from './phases.js';
+import type { TimingPlan } from './timing.js';
 import type { SkippedRecording } from '../replay/corpus.js';
 import { devboyVersion } from '../versions.js';
 import { tokenizerImplementation } from './versions.js';
@@ -25,14 +35,22 @@ export interface BenchmarkOptions {
   formats: FormatName[];
   tokenizers: TokenizerName[];
   budget: number;
+  /** Most timed runs per encode and decode; exactly this many when `timeBudgetMs` is 0. */
   runs: number;
+  /** Timed runs of one encode or decode stop after about this long (adaptive timing); default DEFAULT_TIME_BUDGET_MS. */
+  timeBudgetMs?: number;
   savingsBaseline: SavingsBaseline;
   formatOptions?: FormatOptions;
   /** A replayed session: its dedup saving per tokenizer goes into every row (0 without one). */
   session?: { dedup: TranscriptDedup; summary: SessionSummary };
   /** The prompts that teach the measured formats: counted, and their break-even computed (docs/tokenizers.md). */
   explainers?: Explainer[];
+  /** Where the time goes, for `npm run bench` (no accounting without one). */
+  clock?: PhaseClock;
 }
+
+/** Per encode or decode of one dataset, level and format: enough for fast codecs' runs, little for slow ones. */
+export const DEFAULT_TIME_BUDGET_MS = 1;
 
 export interface BenchmarkSource {
   kind: 'corpus' | 'live';
@@ -43,7 +61,17 @@ export interface BenchmarkSource {
   target?: string;
 }
 
+/**
+ * Datasets read a group at a time (a corpus project), so that only one group is in memory:
+ * `total` groups, each yielded in the order of the result.
+ */
+export interface DatasetStream {
+  total: number;
+  batches: AsyncIterable<readonly Dataset[]>;
+}
+
 export interface BenchmarkProgress {
+  /** Datasets × levels done of an array; groups (corpus projects) done of a stream. */
   done: number;
   total: number;
   what: string;
@@ -55,45 +83,100 @@ const BASELINE_FORMATS: Record<SavingsBaseline, FormatName> = BASELINE_FORMAT;
 /**
  * Measure every dataset at every level in every format under every tokenizer. Each text is
  * encoded once and counted once per tokenizer; timings re-run encode and decode on purpose.
+ * Work goes dataset by dataset and keeps counts, not texts: what one dataset needed (its texts,
+ * the token caches) is dropped before the next, so memory does not grow with the corpus beyond
+ * the rows themselves.
  */
 export async function runBenchmark(
-  allDatasets: readonly Dataset[],
+  input: readonly Dataset[] | DatasetStream,
   source: BenchmarkSource,
   options: BenchmarkOptions,
   onProgress?: (p: BenchmarkProgress) => void,
 ): Promise<BenchmarkResult> {
+  const clock: Clock = options.clock ?? NO_CLOCK;
   const measured = unique([...options.formats, ...Object.values(BASELINE_FORMATS)]);
-  const formats = new Map(await Promise.all(measured.map(async (n) => [n, await loadFormat(n, options.formatOptions)] as const)));
-  const tokenizers = await Promise.all(options.tokenizers.map((n) => loadTokenizer(n)));
-  const caches = new Map(tokenizers.map((t) => [t.name, new TokenCache(t)]));
+  const formats = new Map(
+    await clock.runAsync('load', () => Promise.all(measured.map(async (n) => [n, await loadFormat(n, options.formatOptions)] as const))),
+  );
+  const tokenizers = await clock.runAsync('load', () => Promise.all(options.tokenizers.map((n) => loadTokenizer(n))));
+  clock.run('timing', () => warmUp([...formats.values()]));
+  const caches = new Map(tokenizers.map((t) => [t.name, new TokenCache(t, clock)]));
+  const timing: TimingPlan = { maxRuns: options.runs, budgetMs: options.timeBudgetMs ?? DEFAULT_TIME_BUDGET_MS };
+  // The fit view under the report's main tokenizer: the first real one, else the heuristic.
+  const fitTokenizer = tokenizers.find((t) => !t.estimate) ?? tokenizers[0]!;
+  const fitCount = caches.get(fitTokenizer.name)!.count;
 
-  const datasets = allDatasets.filter((d) => options.kinds.includes(d.kind));
+  const entries: DatasetEntry[] = [];
   const rows: BenchmarkRow[] = [];
-  const total = datasets.length * options.levels.length;
+  const fit: FitEntry[] = [];
+  const stream = Array.isArray(input) ? undefined : (input as DatasetStream);
+  const total = stream
+    ? stream.total
+    : (input as readonly Dataset[]).filter((d) => options.kinds.includes(d.kind)).length * options.levels.length;
   let done = 0;
-  for (const ds of datasets) {
+
+  const measureDataset = (ds: Dataset) => {
+    entries.push(datasetEntry(ds));
     const rawBytes = Buffer.byteLength(JSON.stringify(ds.raw));
+    const fitFormat = (name: FormatName, fullText?: string, fullTokens?: number) =>
+      fit.push(
+        clock.run('fit', () =>
+          firstResponseFit(ds, formats.get(name)!, fitTokenizer, options.budget, knowing(fullText, fullTokens, fitCount), fullText),
+        ),
+      );
     for (const level of options.levels) {
       onProgress?.({ done, total, what: `${ds.provider}/${ds.project} ${ds.kind} ${level}` });
       const items = datasetAtLevel(ds, level);
-      const encoded = new Map(measured.map((name) => [name, measureEncoding(formats.get(name)!, items, options.runs)] as const));
+      const encoded = new Map(measured.map((name) => [name, measureEncoding(formats.get(name)!, items, timing, clock)] as const));
+      // The planner's size guesses: the same for every format and tokenizer, computed when a list needs pages.
+      let sizes: number[] | undefined;
+      const sizesOf = () => (sizes ??= items.map((v) => Buffer.byteLength(JSON.stringify(v))));
+      const tokens = new Map(
+        tokenizers.map((t) => {
+          // Kept for the dataset: the fit view and the baselines ask for some of them again.
+          const { keep } = caches.get(t.name)!;
+          return [t, new Map(measured.map((name) => [name, keep(encoded.get(name)!.text)] as const))] as const;
+        }),
+      );
+      // Pages format by format, so that the tokenizers' plans share one format's chunk texts and
+      // page checks, which are dropped before the next format's.
+      const pages = new Map<FormatName, Map<Tokenizer, Pages>>();
+      for (const format of options.formats) {
+        const e = encoded.get(format)!;
+        const renders = new PageRenders(e.format, items);
+        const byTokenizer = new Map<Tokenizer, Pages>();
+        for (const tokenizer of tokenizers) {
+          byTokenizer.set(
+            tokenizer,
+            clock.run('pages', () =>
+              pagesAtBudget({
+                kind: ds.kind,
+                items,
+                text: e.text,
+                models: ds.result.items,
+                budget: options.budget,
+                format: e.format,
+                tokenizer,
+                count: knowing(e.text, tokens.get(tokenizer)!.get(format)!, caches.get(tokenizer.name)!.count),
+                sizes: sizesOf,
+                renders,
+                // A list that does not round-trip whole makes a lossy row whatever its pages do.
+                checkPages: e.lossless,
+              }),
+            ),
+          );
+        }
+        pages.set(format, byTokenizer);
+      }
       for (const tokenizer of tokenizers) {
-        const { count } = caches.get(tokenizer.name)!;
-        const baselineTokens = Object.fromEntries(
-          SAVINGS_BASELINES.map((b) => [b, count(encoded.get(BASELINE_FORMATS[b])!.text)]),
-        ) as Record<SavingsBaseline, number>;
+        const counted = tokens.get(tokenizer)!;
+        const baselineTokens = Object.fromEntries(SAVINGS_BASELINES.map((b) => [b, counted.get(BASELINE_FORMATS[b])!])) as Record<
+          SavingsBaseline,
+          number
+        >;
         for (const format of options.formats) {
           const e = encoded.get(format)!;
-          const { pages, loss } = pagesAtBudget({
-            kind: ds.kind,
-            items,
-            text: e.text,
-            models: ds.result.items,
-            budget: options.budget,
-            format: e.format,
-            tokenizer,
-            count,
-          });
+          const { pages: n, loss } = pages.get(format)!.get(tokenizer)!;
           rows.push(
             buildRow({
               dataset: ds,
@@ -103,25 +186,37 @@ export async function runBenchmark(
               // The whole list round-trips, yet a page may not: then the row is not lossless either.
               encoded: loss && e.lossless ? { ...e, lossless: false, reason: loss } : e,
               tokenizer: tokenizer.name,
-              tokens: count(e.text),
+              tokens: counted.get(format)!,
               baselineTokens,
-              pages,
+              pages: n,
               savingsBaseline: options.savingsBaseline,
               dedup: options.session?.dedup[format]?.[tokenizer.name] ?? 0,
             }),
           );
         }
+        // The fit view starts from the full level's text: measured here, so it is not encoded again.
+        if (level === 'full' && tokenizer === fitTokenizer) {
+          for (const name of options.formats) fitFormat(name, encoded.get(name)!.text, counted.get(name)!);
+        }
       }
+      if (!stream) done++;
+    }
+    if (!options.levels.includes('full')) for (const name of options.formats) fitFormat(name);
+    // A chunk shares text with its own dataset only: what was counted for this one is dropped.
+    for (const cache of caches.values()) cache.clear();
+  };
+
+  if (stream) {
+    const batches = stream.batches[Symbol.asyncIterator]();
+    for (;;) {
+      const next = await clock.runAsync('load', () => batches.next());
+      if (next.done) break;
+      for (const ds of next.value) if (options.kinds.includes(ds.kind)) measureDataset(ds);
       done++;
     }
+  } else {
+    for (const ds of input as readonly Dataset[]) if (options.kinds.includes(ds.kind)) measureDataset(ds);
   }
-  // The fit view under the report's main tokenizer: the first real one, else the heuristic.
-  const fitTokenizer = tokenizers.find((t) => !t.estimate) ?? tokenizers[0]!;
-  const fit = datasets.flatMap((ds) =>
-    options.formats.map((name) =>
-      firstResponseFit(ds, formats.get(name)!, fitTokenizer, options.budget, caches.get(fitTokenizer.name)!.count),
-    ),
-  );
   onProgress?.({ done, total, what: 'done' });
   const explainers = options.explainers?.length ? countExplainers(options.explainers, tokenizers) : undefined;
 
@@ -137,6 +232,7 @@ export async function runBenchmark(
     settings: {
       budget: options.budget,
       runs: options.runs,
+      timing: { mode: timing.budgetMs > 0 ? 'adaptive' : 'fixed', max_runs: timing.maxRuns, budget_ms: timing.budgetMs },
       savings_baseline: options.savingsBaseline,
       levels: options.levels,
       formats: options.formats,
@@ -145,7 +241,7 @@ export async function runBenchmark(
     },
     tokenizers: tokenizers.map((t) => ({ name: t.name, estimate: t.estimate, implementation: tokenizerImplementation(t.name) })),
     formats: options.formats.map((n) => ({ name: n, media_type: FORMAT_INFO[n].mediaType, implementation: FORMAT_INFO[n].implementation })),
-    datasets: datasets.map(datasetEntry),
+    datasets: entries,
     rows,
     heuristic_bias: biasTable(rows),
     ...withContrast(methodContrast(rows, options.tokenizers)),
@@ -185,6 +281,11 @@ function lossyCells(rows: readonly BenchmarkRow[]): BenchmarkRow[] {
     seen.add(key);
     return true;
   });
+}
+
+/** A count that already knows one text's answer (the whole list the planner starts from). */
+function knowing(text: string | undefined, tokens: number | undefined, count: (t: string) => number): (t: string) => number {
+  return text === undefined || tokens === undefined ? count : (t) => (t === text ? tokens : count(t));
 }
 
 function datasetEntry(ds: Dataset): DatasetEntry {

@@ -17,7 +17,10 @@ export interface BenchmarkResult {
   source: BenchmarkSourceInfo;
   settings: {
     budget: number;
+    /** `--runs`: the most timed runs per encode and decode (exactly this many when timing.mode is `fixed`). */
     runs: number;
+    /** How encode and decode were timed (absent in results written before adaptive timing: fixed). */
+    timing?: TimingSettings;
     savings_baseline: SavingsBaseline;
     levels: Level[];
     formats: FormatName[];
@@ -135,6 +138,13 @@ export interface DatasetEntry {
   sort: SortInfo | null;
 }
 
+export interface TimingSettings {
+  /** `adaptive`: runs until `budget_ms` per encode or decode or `max_runs`; `fixed`: `max_runs` runs. */
+  mode: 'adaptive' | 'fixed';
+  max_runs: number;
+  budget_ms: number;
+}
+
 export interface Timing {
   /** Median milliseconds per call over the timed runs. */
   median_ms: number;
@@ -170,11 +180,14 @@ export interface BenchmarkRow {
   bytes: number;
   /** Responses needed to read every item at --budget tokens under this tokenizer. */
   pages: number;
-  /** Median of --runs timed runs after a warm-up, milliseconds per call. */
+  /** Median of the timed runs after a warm-up (settings.timing), milliseconds per call. */
   encode_ms: number;
   decode_ms: number;
   encode_spread_ms: Spread;
   decode_spread_ms: Spread;
+  /** Timed runs behind encode_ms and decode_ms (absent in results written before adaptive timing). */
+  encode_runs?: number;
+  decode_runs?: number;
   lossless: boolean;
   lossless_reason?: string;
   savings: RowSavings;

@@ -1,10 +1,10 @@
 import { DataError, UsageError } from '../errors.js';
 import { skippedText, type SkippedRecording } from '../replay/corpus.js';
-import { loadCorpusDatasets, loadLiveDatasets, liveProjectName, type LiveLoadOptions } from '../providers/load.js';
+import { openCorpusDatasets, loadLiveDatasets, liveProjectName, type LiveLoadOptions } from '../providers/load.js';
 import type { Dataset, ProviderName } from '../model/index.js';
 import type { ProgressEvent } from '../providers/types.js';
 import { EMBEDDED_CORPUS, EMBEDDED_CORPUS_LABEL } from '../replay/embedded-corpus.js';
-import type { BenchmarkSource } from './run.js';
+import type { BenchmarkSource, DatasetStream } from './run.js';
 
 export interface SourceRequest {
   corpus?: string;
@@ -26,39 +26,57 @@ export interface SourceRequest {
  * (GitHub, as devboy-tools users type it); with a corpus they narrow it. With no source at all,
  * the corpus embedded in devboy is the data, so the main job runs offline with no flags.
  */
-export async function loadBenchmarkData(req: SourceRequest): Promise<{ datasets: Dataset[]; source: BenchmarkSource }> {
+export async function loadBenchmarkData(
+  req: SourceRequest,
+): Promise<{ datasets: readonly Dataset[] | DatasetStream; source: BenchmarkSource }> {
   if (!req.corpus && !req.provider && req.owner && req.repo) return loadBenchmarkData({ ...req, provider: 'github' });
   if (!req.corpus && !req.provider) return loadBenchmarkData({ ...req, corpus: EMBEDDED_CORPUS, embedded: true });
   if (req.corpus) {
+    const corpusDir = req.corpus;
     const project = req.project ?? (req.owner && req.repo ? `${req.owner}/${req.repo}`.split('/').join('__') : undefined);
+    // Complete once the stream's last batch has been read (the result is made after that).
     const skipped: SkippedRecording[] = [];
-    const datasets = await loadCorpusDatasets(req.corpus, {
+    // Where devboy is installed means nothing to the reader: name the embedded corpus as such.
+    const named = (err: unknown): unknown =>
+      req.embedded && err instanceof UsageError && err.location.file === corpusDir
+        ? new UsageError(err.message, { file: 'the embedded corpus' })
+        : err;
+    const opened = await openCorpusDatasets(corpusDir, {
       ...(req.provider ? { provider: req.provider } : {}),
       ...(project ? { project } : {}),
       ...(req.onProgress ? { onProgress: req.onProgress } : {}),
       onSkip: (s) => skipped.push(s),
     }).catch((err: unknown) => {
-      // Where devboy is installed means nothing to the reader: name the embedded corpus as such.
-      if (req.embedded && err instanceof UsageError && err.location.file === req.corpus)
-        throw new UsageError(err.message, { file: 'the embedded corpus' });
-      throw err;
+      throw named(err);
     });
-    if (datasets.length === 0 && skipped.length > 0) {
-      throw new DataError(
-        `no dataset could be read: ${skipped.length} recording${skipped.length === 1 ? '' : 's'} skipped, the first ${skippedText(skipped[0]!)}`,
-        { file: req.corpus },
-      );
+    // Read a project at a time; a corpus that yields no dataset at all is found at its end.
+    async function* batches(): AsyncGenerator<Dataset[]> {
+      let seen = 0;
+      try {
+        for await (const batch of opened.batches) {
+          seen += batch.length;
+          yield batch;
+        }
+      } catch (err) {
+        throw named(err);
+      }
+      if (seen === 0 && skipped.length > 0) {
+        throw new DataError(
+          `no dataset could be read: ${skipped.length} recording${skipped.length === 1 ? '' : 's'} skipped, the first ${skippedText(skipped[0]!)}`,
+          { file: corpusDir },
+        );
+      }
+      if (seen === 0) {
+        const what = [req.provider, project].filter(Boolean).join('/');
+        throw new UsageError(
+          `no datasets${what ? ` for ${what}` : ''} in the corpus (devboy reads issue, PR/MR, diff, comment and discussion lists)`,
+          { file: corpusDir },
+        );
+      }
     }
-    if (datasets.length === 0) {
-      const what = [req.provider, project].filter(Boolean).join('/');
-      throw new UsageError(
-        `no datasets${what ? ` for ${what}` : ''} in the corpus (devboy reads issue, PR/MR, diff, comment and discussion lists)`,
-        { file: req.corpus },
-      );
-    }
-    const corpus = req.embedded ? EMBEDDED_CORPUS_LABEL : req.corpus;
+    const corpus = req.embedded ? EMBEDDED_CORPUS_LABEL : corpusDir;
     return {
-      datasets,
+      datasets: { total: opened.projects, batches: batches() },
       source: {
         kind: 'corpus',
         corpus,

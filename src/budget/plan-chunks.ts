@@ -24,6 +24,17 @@ export interface PlanChunksOptions {
   hint?: string;
   /** `format.encode` of the whole list, when the caller has it already (the benchmark does). */
   wholeText?: string;
+  /**
+   * UTF-8 bytes of each value's JSON (what the packer guesses with), when the caller has them: the
+   * benchmark plans the same items in every format and under every tokenizer. Asked for only when
+   * the list does not fit whole.
+   */
+  sizes?: () => readonly number[];
+  /**
+   * `format.encode` of the values [from, to), when the caller keeps what it encoded (the benchmark
+   * plans the same list under several tokenizers). Only for raw items (no `level`): they are the values.
+   */
+  render?: (from: number, to: number) => string;
 }
 
 export interface ChunkPlan {
@@ -50,7 +61,10 @@ export function planChunks(items: readonly JsonValue[] | readonly ModelItem[], o
   const count = options.count ?? ((text: string) => options.tokenizer.count(text));
   const { values, spec } = prepare(items, options);
   const base = { budget: options.budget, tokenizer: options.tokenizer.name };
-  const encodeRange = (from: number, to: number) => options.format.encode(values.slice(from, to));
+  const encodeRange =
+    options.render && (options.level === undefined || options.level === 'raw')
+      ? options.render
+      : (from: number, to: number) => options.format.encode(values.slice(from, to));
   const wholeTokens = count(options.wholeText ?? encodeRange(0, values.length));
   if (wholeTokens <= options.budget || values.length === 0) {
     return {
@@ -65,7 +79,7 @@ export function planChunks(items: readonly JsonValue[] | readonly ModelItem[], o
   }
   const packed = packChunks({
     count: values.length,
-    sizes: values.map((v) => Buffer.byteLength(JSON.stringify(v))),
+    sizes: options.sizes?.() ?? values.map((v) => Buffer.byteLength(JSON.stringify(v))),
     render: encodeRange,
     index: (chunks, current, form) => (chunks.length <= 1 ? '' : chunkIndexText(chunks, current, spec, form)),
     budget: options.budget,

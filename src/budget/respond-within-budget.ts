@@ -52,6 +52,8 @@ export interface BudgetOptions {
   baseline?: SavingsBaseline;
   /** Force one trimming algorithm (benchmarks, tests); default: chosen by tree size. */
   algorithm?: AlgorithmName;
+  /** `format.encode` of the items at the full level, when the caller has it (the benchmark does). */
+  fullText?: string;
 }
 
 export interface BudgetResult {
@@ -85,7 +87,7 @@ export function respondWithinBudget(input: BudgetInput, options: BudgetOptions):
   const chunkNumber = options.chunk ?? 1;
   const baseline = options.baseline ?? 'json_compact';
   const fullValues: JsonValue[] = itemsAtLevel(list, 'full');
-  const preTrim = format.encode(fullValues);
+  const preTrim = options.fullText ?? format.encode(fullValues);
   const preTrimTokens = count(preTrim);
   const rawValues = input.raw ?? fullValues;
   // The baseline is the included items as the provider sent them, so a chunk is never credited with

@@ -1,4 +1,4 @@
-import { Command, Errors } from '@oclif/core';
+import { Command, Errors } from './oclif.js';
 import { DevboyError, EXIT_DATA, EXIT_USAGE, flatten } from '../errors.js';
 import { removeTempFilesOnInterrupt } from './interrupt-cleanup.js';
 import { commandStreams } from './streams.js';

@@ -1,7 +1,10 @@
-import { Help, type Interfaces } from '@oclif/core';
+import type { Interfaces } from '@oclif/core';
 import { EXIT_USAGE } from '../errors.js';
 import { notFoundMessage } from './not-found.js';
+import { helpModule } from './oclif.js';
 import { commandStreams } from './streams.js';
+
+const { Help } = helpModule();
 
 /**
  * oclif's help, written through devboy's streams (so `devboy help` runs in-process in tests), and

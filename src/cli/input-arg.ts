@@ -1,4 +1,4 @@
-import { Args } from '@oclif/core';
+import { Args } from './oclif.js';
 import { UsageError } from '../errors.js';
 
 /**

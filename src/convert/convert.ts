@@ -9,7 +9,7 @@ import { parseNdjson } from '../json/parse.js';
 import { findLoneSurrogateInText } from '../json/surrogates.js';
 import type { JsonValue } from '../json/types.js';
 import type { Input } from '../io/read-input.js';
-import { loadTokenizer, type TokenizerName } from '../tokens/registry.js';
+import type { TokenizerName } from '../tokens/types.js';
 
 export interface ConvertRequest {
   input: Input;
@@ -103,6 +103,7 @@ async function chooseFormat(
   options: FormatOptions | undefined,
   file: string,
 ): Promise<{ chosen: FormatName; text: string; choice: AutoChoice }> {
+  const { loadTokenizer } = await import('../tokens/registry.js');
   const tokenizer = await loadTokenizer(tokenizerName);
   const candidates: (AutoChoice['candidates'][number] & { text?: string })[] = [];
   for (const format of await loadFormats(FORMAT_NAMES, options)) {
@@ -184,6 +185,7 @@ async function measure(
   to: FormatName,
   name: TokenizerName,
 ): Promise<ConvertStats> {
+  const { loadTokenizer } = await import('../tokens/registry.js');
   const tokenizer = await loadTokenizer(name);
   // A final newline is file framing, not content; count neither side's.
   const inText = inputText.replace(/\r?\n$/, '');

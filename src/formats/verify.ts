@@ -1,4 +1,4 @@
-import { describeDifference, firstDifference, type Difference } from '../json/equal.js';
+import { describeDifference, firstDifference, jsonEqual, type Difference } from '../json/equal.js';
 import { isWellFormed } from '../json/surrogates.js';
 import type { JsonValue } from '../json/types.js';
 import type { Format } from './types.js';
@@ -31,8 +31,23 @@ export function verifyRoundTrip(format: Format, value: JsonValue, encoded?: stri
   try {
     decoded = format.decode(asWritten(text));
   } catch (err) {
-    return { lossless: false, reason: `${format.name} decoder rejected the encoder's own output: ${(err as Error).message}` };
+    return decoderRejected(format, err);
   }
+  return judgeDecoded(format, value, decoded);
+}
+
+/** The verdict when `format.decode` threw on the encoder's own output. */
+export function decoderRejected(format: Format, err: unknown): RoundTrip {
+  return { lossless: false, reason: `${format.name} decoder rejected the encoder's own output: ${(err as Error).message}` };
+}
+
+/**
+ * Whether `decoded` is `value` again: first the plain equality walk, which builds no paths (the
+ * benchmark checks every dataset, level and format), and only when it finds a difference the walk
+ * that names where.
+ */
+export function judgeDecoded(format: Format, value: JsonValue, decoded: JsonValue): RoundTrip {
+  if (jsonEqual(value, decoded)) return { lossless: true };
   const difference = firstDifference(value, decoded);
   if (!difference) return { lossless: true };
   return { lossless: false, difference, reason: `${format.name} ${describeDifference(difference)}` };

@@ -1,7 +1,14 @@
 import { join } from 'node:path';
 import type { HttpOptions, TransportHooks } from '../http/transport.js';
 import { DataError, DevboyError, UsageError } from '../errors.js';
-import { listProjects, scanCorpus, type SkippedRecording } from '../replay/corpus.js';
+import {
+  listCorpusProjects,
+  listProjects,
+  readCorpusProject,
+  scanCorpus,
+  type CorpusProject,
+  type SkippedRecording,
+} from '../replay/corpus.js';
 import { closestFirst } from '../text/edit-distance.js';
 import { ReplayServer, type Fault } from '../replay/server.js';
 import { planCorpus, pathAndQuery } from './corpus-plan.js';
@@ -37,9 +44,66 @@ const MAX_REPLAY_PAGES = 100;
  * The order is stable: provider, project, kind, label.
  */
 export async function loadCorpusDatasets(corpusDir: string, options: CorpusLoadOptions = {}): Promise<Dataset[]> {
-  const filter = { ...(options.provider ? { provider: options.provider } : {}), ...(options.project ? { project: options.project } : {}) };
-  const scan = await scanCorpus(corpusDir, { ...filter, providers: PROVIDER_NAMES });
-  const skip = (s: SkippedRecording): void => {
+  const scan = await scanCorpus(corpusDir, { ...corpusFilter(options), providers: PROVIDER_NAMES });
+  const skip = skipper(corpusDir, options);
+  for (const s of scan.skipped) skip(s);
+  const projects = scan.projects;
+  if (projects.length === 0 && (options.provider || options.project)) throw await noRecordings(corpusDir, options);
+  const datasets: Dataset[] = [];
+  for (const project of projects) datasets.push(...(await replayProject(project, options, skip)));
+  return sortDatasets(datasets);
+}
+
+/**
+ * The datasets of loadCorpusDatasets, in the same order, one project at a time: a project's
+ * recordings are read when its datasets are asked for, so a large corpus is never in memory whole.
+ * Skipped recordings reach onSkip in loadCorpusDatasets' order (those that cannot be read, then
+ * those of unknown providers, then those that cannot be replayed), after the last batch; without
+ * onSkip the first one throws when it is met.
+ */
+export async function openCorpusDatasets(
+  corpusDir: string,
+  options: CorpusLoadOptions = {},
+): Promise<{ projects: number; batches: AsyncIterable<Dataset[]> }> {
+  const listing = await listCorpusProjects(corpusDir, { ...corpusFilter(options), providers: PROVIDER_NAMES });
+  const refs = listing.projects.filter((r) => isProviderName(r.provider));
+  const filtered = Boolean(options.provider || options.project);
+  if (refs.length === 0 && filtered) throw await noRecordings(corpusDir, options);
+  const skip = skipper(corpusDir, options);
+  if (!options.onSkip) for (const s of listing.skipped) skip(s);
+  const unreadable: SkippedRecording[] = [];
+  const unreplayable: SkippedRecording[] = [];
+  async function* batches(): AsyncGenerator<Dataset[]> {
+    let read = 0;
+    for (const ref of refs) {
+      const { project, skipped } = await readCorpusProject(corpusDir, ref);
+      for (const s of skipped) {
+        if (options.onSkip) unreadable.push(s);
+        else skip(s);
+      }
+      if (!project) continue;
+      read++;
+      // Projects come in sorted order, so sorting each one sorts the whole.
+      yield sortDatasets(
+        await replayProject(project, options, (s) => {
+          if (options.onSkip) unreplayable.push(s);
+          else skip(s);
+        }),
+      );
+    }
+    for (const s of [...unreadable, ...listing.skipped, ...unreplayable]) skip(s);
+    if (read === 0 && filtered) throw await noRecordings(corpusDir, options);
+  }
+  return { projects: refs.length, batches: batches() };
+}
+
+function corpusFilter(options: CorpusLoadOptions): { provider?: ProviderName; project?: string } {
+  return { ...(options.provider ? { provider: options.provider } : {}), ...(options.project ? { project: options.project } : {}) };
+}
+
+/** What to do with a recording that cannot be used: report it, or without onSkip, throw. */
+function skipper(corpusDir: string, options: CorpusLoadOptions): (s: SkippedRecording) => void {
+  return (s) => {
     if (!options.onSkip)
       throw new DataError(s.reason, {
         file: join(corpusDir, s.file),
@@ -48,48 +112,53 @@ export async function loadCorpusDatasets(corpusDir: string, options: CorpusLoadO
       });
     options.onSkip(s);
   };
-  for (const s of scan.skipped) skip(s);
-  const projects = scan.projects;
-  if (projects.length === 0 && (options.provider || options.project)) {
-    const wanted = [options.provider, options.project].filter(Boolean).join('/');
-    throw new UsageError(`no recordings for ${wanted} in the corpus; ${await whatItHolds(corpusDir, options)}`, { file: corpusDir });
-  }
+}
+
+async function noRecordings(corpusDir: string, options: CorpusLoadOptions): Promise<UsageError> {
+  const wanted = [options.provider, options.project].filter(Boolean).join('/');
+  return new UsageError(`no recordings for ${wanted} in the corpus; ${await whatItHolds(corpusDir, options)}`, { file: corpusDir });
+}
+
+/** One project's datasets, replayed through the real client from a loopback server started and stopped here. */
+async function replayProject(
+  { provider, project, entries }: CorpusProject,
+  options: CorpusLoadOptions,
+  skip: (s: SkippedRecording) => void,
+): Promise<Dataset[]> {
+  if (!isProviderName(provider)) return [];
   const datasets: Dataset[] = [];
-  for (const { provider, project, entries } of projects) {
-    if (!isProviderName(provider)) continue;
-    options.onProgress?.({ type: 'project', provider, project });
-    const server = await ReplayServer.start({ entries, ...(options.faults ? { faults: options.faults } : {}) });
-    try {
-      const origin = originOf(entries[0]!.exchange.request.url);
-      const client = await openClient(provider, {
-        apiUrl: server.url,
-        // Links in items point where the recording was made, not at the loopback server.
-        ...(origin ? { browseBase: origin } : {}),
-        ...(options.http ? { http: options.http } : {}),
-        hooks: progressHooks(options.onProgress),
-      });
-      const paging: PagingPolicy = {
-        maxPages: MAX_REPLAY_PAGES,
-        maxItems: Number.POSITIVE_INFINITY,
-        canFetch: (url) => server.find('GET', url) !== undefined,
-      };
-      for (const planned of planCorpus(provider, entries)) {
-        const results: CallResult[] = [];
-        try {
-          for (const call of planned.calls) results.push(await client.run(call, paging));
-        } catch (err) {
-          if (!(err instanceof DevboyError)) throw err;
-          // The recording's own URL names the request; the loopback server's address means nothing to a reader.
-          skip({ file: planned.files[0]!, reason: err.message.replaceAll(server.url, '') });
-          continue;
-        }
-        addDataset(datasets, toDataset(provider, project, planned.kind, planned.label, results), options.onProgress);
+  options.onProgress?.({ type: 'project', provider, project });
+  const server = await ReplayServer.start({ entries, ...(options.faults ? { faults: options.faults } : {}) });
+  try {
+    const origin = originOf(entries[0]!.exchange.request.url);
+    const client = await openClient(provider, {
+      apiUrl: server.url,
+      // Links in items point where the recording was made, not at the loopback server.
+      ...(origin ? { browseBase: origin } : {}),
+      ...(options.http ? { http: options.http } : {}),
+      hooks: progressHooks(options.onProgress),
+    });
+    const paging: PagingPolicy = {
+      maxPages: MAX_REPLAY_PAGES,
+      maxItems: Number.POSITIVE_INFINITY,
+      canFetch: (url) => server.find('GET', url) !== undefined,
+    };
+    for (const planned of planCorpus(provider, entries)) {
+      const results: CallResult[] = [];
+      try {
+        for (const call of planned.calls) results.push(await client.run(call, paging));
+      } catch (err) {
+        if (!(err instanceof DevboyError)) throw err;
+        // The recording's own URL names the request; the loopback server's address means nothing to a reader.
+        skip({ file: planned.files[0]!, reason: err.message.replaceAll(server.url, '') });
+        continue;
       }
-    } finally {
-      await server.close();
+      addDataset(datasets, toDataset(provider, project, planned.kind, planned.label, results), options.onProgress);
     }
+  } finally {
+    await server.close();
   }
-  return sortDatasets(datasets);
+  return datasets;
 }
 
 /** The corpus's projects, the likeliest meant first: what to say when one asked for is not there. */

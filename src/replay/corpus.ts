@@ -61,8 +61,36 @@ export async function readCorpus(dir: string, filter: CorpusFilter = {}): Promis
  * is read: one bad file from another tool must not hide a whole corpus.
  */
 export async function scanCorpus(dir: string, filter: CorpusFilter = {}): Promise<CorpusScan> {
-  await requireDirectory(dir);
+  const listing = await listCorpusProjects(dir, filter);
   const projects: CorpusProject[] = [];
+  const skipped: SkippedRecording[] = [];
+  for (const ref of listing.projects) {
+    const read = await readCorpusProject(dir, ref);
+    skipped.push(...read.skipped);
+    if (read.project) projects.push(read.project);
+  }
+  skipped.push(...listing.skipped);
+  return { projects, skipped };
+}
+
+/** A project folder of a corpus and its recording files, not read yet. */
+export interface CorpusProjectRef {
+  provider: string;
+  project: string;
+  /** Sorted file names. */
+  files: string[];
+}
+
+/**
+ * The project folders scanCorpus reads, in its order, without reading any recording (a large corpus
+ * is then read a project at a time), and the folders of providers it does not read (skipped).
+ */
+export async function listCorpusProjects(
+  dir: string,
+  filter: CorpusFilter = {},
+): Promise<{ projects: CorpusProjectRef[]; skipped: SkippedRecording[] }> {
+  await requireDirectory(dir);
+  const refs: CorpusProjectRef[] = [];
   const skipped: SkippedRecording[] = [];
   const known = filter.providers;
   for (const provider of known ?? (await subdirectories(dir))) {
@@ -70,18 +98,8 @@ export async function scanCorpus(dir: string, filter: CorpusFilter = {}): Promis
     const providerDir = join(dir, provider);
     for (const project of await subdirectories(providerDir)) {
       if (filter.project !== undefined && filter.project !== project) continue;
-      const names = (await readdir(join(providerDir, project))).filter((f) => f.endsWith('.json') && !f.startsWith('.')).sort();
-      const entries: CorpusEntry[] = [];
-      for (const name of names) {
-        const file = `${provider}/${project}/${name}`;
-        try {
-          entries.push({ file, exchange: await readExchange(join(dir, file), file) });
-        } catch (err) {
-          if (!(err instanceof DevboyError)) throw err;
-          skipped.push({ file, ...lineCol(err.location), reason: err.message });
-        }
-      }
-      if (entries.length > 0) projects.push({ provider, project, entries });
+      const files = (await readdir(join(providerDir, project))).filter((f) => f.endsWith('.json') && !f.startsWith('.')).sort();
+      refs.push({ provider, project, files });
     }
   }
   if (known && filter.provider === undefined) {
@@ -91,7 +109,26 @@ export async function scanCorpus(dir: string, filter: CorpusFilter = {}): Promis
       skipped.push({ file: `${other}/`, reason: `not a provider devboy reads (${known.join(', ')})` });
     }
   }
-  return { projects, skipped };
+  return { projects: refs, skipped };
+}
+
+/** One listed project's recordings (none when every one was skipped), and those that could not be read. */
+export async function readCorpusProject(
+  dir: string,
+  ref: CorpusProjectRef,
+): Promise<{ project: CorpusProject | undefined; skipped: SkippedRecording[] }> {
+  const entries: CorpusEntry[] = [];
+  const skipped: SkippedRecording[] = [];
+  for (const name of ref.files) {
+    const file = `${ref.provider}/${ref.project}/${name}`;
+    try {
+      entries.push({ file, exchange: await readExchange(join(dir, file), file) });
+    } catch (err) {
+      if (!(err instanceof DevboyError)) throw err;
+      skipped.push({ file, ...lineCol(err.location), reason: err.message });
+    }
+  }
+  return { project: entries.length > 0 ? { provider: ref.provider, project: ref.project, entries } : undefined, skipped };
 }
 
 /** The projects a corpus holds (folder names only; no recording is read), provider by provider. */

@@ -26,4 +26,6 @@ export interface Exporter<Input = ReportInput> {
   /** File extension of its output, with the dot. */
   extension: string;
   render(input: Input, options?: RenderOptions): string;
+  /** render's text in consecutive pieces, for output too large to hold whole (a large corpus's JSON). */
+  pieces?(input: Input): Iterable<string>;
 }

@@ -1,6 +1,6 @@
 import type { Comparison } from '../compare/compare.js';
 import { benchmarkCsv } from './benchmark-csv.js';
-import { benchmarkJson } from './benchmark-json.js';
+import { benchmarkJson, benchmarkJsonPieces } from './benchmark-json.js';
 import { benchmarkMarkdown } from './benchmark-markdown.js';
 import { benchmarkTable } from './benchmark-table.js';
 import { compareJson } from './compare-json.js';
@@ -32,6 +32,7 @@ export const EXPORTERS: Record<ExporterName, Exporter> = {
     description: 'the result as JSON, schema devboy.benchmark/1 (docs/benchmark-schema.md)',
     extension: '.json',
     render: ({ result, comparison }) => benchmarkJson(result, comparison),
+    pieces: ({ result, comparison }) => benchmarkJsonPieces(result, comparison),
   },
   csv: {
     name: 'csv',

@@ -227,7 +227,8 @@ function recognise(value: JsonValue, file: string, kind?: DatasetKind): { read: 
 /** A format that cannot encode the value (e.g. a lone surrogate) fails the command with the format and file named. */
 function measureOrExplain(format: Encoded['format'], value: JsonValue, runs: number, file: string): Encoded {
   try {
-    return measureEncoding(format, value, runs);
+    // One input: exactly --runs timed runs (no time budget).
+    return measureEncoding(format, value, { maxRuns: runs, budgetMs: 0 });
   } catch (err) {
     if (err instanceof DataError) throw err.inFile(file);
     throw new DataError(`cannot encode as ${format.name}: ${(err as Error).message}`, { file });

@@ -26,8 +26,10 @@ function rowOf(c: Record<string, string>) {
     pages: n('pages'),
     encode_ms: n('encode_ms'),
     encode_spread_ms: [n('encode_min_ms'), n('encode_max_ms')],
+    ...(c['encode_runs'] !== '' ? { encode_runs: n('encode_runs') } : {}),
     decode_ms: n('decode_ms'),
     decode_spread_ms: [n('decode_min_ms'), n('decode_max_ms')],
+    ...(c['decode_runs'] !== '' ? { decode_runs: n('decode_runs') } : {}),
     lossless: c['lossless'] === 'true' ? true : c['lossless'] === 'false' ? false : c['lossless'],
     ...(c['lossless_reason'] ? { lossless_reason: c['lossless_reason'] } : {}),
     savings: {

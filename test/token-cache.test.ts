@@ -1,0 +1,151 @@
+import assert from 'node:assert/strict';
+import { before, describe, it } from 'node:test';
+import fc from 'fast-check';
+import { safeSplit, TokenCache } from '../src/benchmark/token-cache.js';
+import { FORMAT_NAMES } from '../src/formats/types.js';
+import type { Dataset } from '../src/model/index.js';
+import { loadTokenizer } from '../src/tokens/registry.js';
+import type { Tokenizer } from '../src/tokens/types.js';
+import { datasetAtLevel, LEVELS } from '../src/trim/levels.js';
+import { PROPERTY_RUNS } from './helpers/arbitraries.js';
+import { allFormats, corpusDatasets } from './helpers/budget.js';
+import { sample } from './helpers/sampling.js';
+
+// The benchmark's token cache answers with the sum of its segments' counts: exact only if the BPE
+// tokenizers' counts really add up at the splits it uses. These check that law against the real
+// tokenizers on corpus text and on text built to break it.
+
+const BPE = ['o200k_base', 'cl100k_base'] as const;
+let tokenizers: Tokenizer[];
+let datasets: Dataset[];
+
+before(async () => {
+  tokenizers = await Promise.all(BPE.map((n) => loadTokenizer(n)));
+  datasets = await corpusDatasets();
+});
+
+/** Characters the tokenizer law is most sensitive to: letter runs, contractions, marks, newlines, slashes. */
+const tricky = fc.string({
+  unit: fc.constantFrom(
+    'a',
+    'Z',
+    'x',
+    "'",
+    "'s",
+    "'LL",
+    ' ',
+    '  ',
+    '\n',
+    '\r\n',
+    '\t',
+    '/',
+    '"',
+    ':',
+    ',',
+    '{',
+    '}',
+    '1',
+    '42',
+    'é',
+    'É',
+    'ß',
+    'Σ',
+    '\u0301',
+    '中',
+    '😀',
+    '<|endoftext|>',
+    '_',
+    '-',
+    '.',
+  ),
+  maxLength: 60,
+});
+
+describe('token cache: counts add up where it splits', () => {
+  it('count(text) is the sum of the counts of the two sides at every safe split (random text)', () => {
+    fc.assert(
+      fc.property(tricky, (text) => {
+        for (const t of tokenizers) {
+          const whole = t.count(text);
+          for (let p = 1; p < text.length; p++) {
+            if (safeSplit(text, p))
+              assert.equal(t.count(text.slice(0, p)) + t.count(text.slice(p)), whole, `${t.name} at ${p}: ${JSON.stringify(text)}`);
+          }
+        }
+      }),
+      { numRuns: PROPERTY_RUNS },
+    );
+  });
+
+  it('the cache gives the tokenizer count of random text, fresh and after related text was counted', () => {
+    fc.assert(
+      fc.property(fc.array(tricky, { minLength: 1, maxLength: 6 }), (parts) => {
+        for (const t of tokenizers) {
+          const cache = new TokenCache(t);
+          // Texts that share pieces, long enough for several segments, counted in turn through one cache.
+          for (const text of [parts.join(''), parts.join('abc '), [...parts].reverse().join('xyz'), parts.join('').repeat(8)])
+            assert.equal(cache.count(text), t.count(text), `${t.name}: ${JSON.stringify(text)}`);
+        }
+      }),
+      { numRuns: Math.ceil(PROPERTY_RUNS / 4) },
+    );
+  });
+
+  it('the cache gives the tokenizer count of every encoded corpus list, and of pieces cut anywhere in them', async () => {
+    const formats = await allFormats();
+    for (const t of tokenizers) {
+      const cache = new TokenCache(t);
+      for (const [i, ds] of sample(datasets, 16, BPE.indexOf(t.name as never)).entries()) {
+        for (const level of LEVELS) {
+          for (const name of FORMAT_NAMES) {
+            const text = formats[name].encode(datasetAtLevel(ds, level));
+            assert.equal(cache.count(text), t.count(text), `${t.name} ${ds.project} ${ds.kind} ${level} ${name}`);
+            if (level !== LEVELS[i % LEVELS.length]) continue;
+            // Pieces starting and ending anywhere (in a word, in an escape, in a surrogate pair), as chunks would not.
+            const a = Math.floor(text.length / 3);
+            const b = Math.floor((2 * text.length) / 3) + 1;
+            for (const piece of [text.slice(a, b), text.slice(1), text.slice(0, -1)])
+              assert.equal(cache.count(piece), t.count(piece), `${t.name} ${ds.project} ${level} ${name} piece`);
+          }
+        }
+        cache.clear();
+      }
+    }
+  });
+});
+
+describe('token cache: what it saves', () => {
+  it('a chunk that re-encodes items already counted costs the tokenizer a small part of its text', async () => {
+    const formats = await allFormats();
+    const ds = datasets.reduce((a, b) => (JSON.stringify(b.raw).length > JSON.stringify(a.raw).length ? b : a));
+    const items = datasetAtLevel(ds, 'full');
+    for (const t of tokenizers) {
+      for (const name of FORMAT_NAMES) {
+        const cache = new TokenCache(t);
+        cache.count(formats[name].encode(items));
+        const before = cache.tokenizedChars;
+        const chunk = formats[name].encode(items.slice(1, Math.ceil(items.length / 2)));
+        assert.equal(cache.count(chunk), t.count(chunk));
+        const share = (cache.tokenizedChars - before) / chunk.length;
+        assert.ok(share < 0.05, `${t.name} ${name}: the tokenizer saw ${(100 * share).toFixed(1)}% of the chunk`);
+      }
+    }
+  });
+
+  it('a text counted again is not tokenized again; clear() forgets; an estimate is computed, not stored', async () => {
+    const t = tokenizers[0]!;
+    const cache = new TokenCache(t);
+    const text = JSON.stringify(datasets[0]!.raw);
+    const n = cache.count(text);
+    const calls = cache.misses;
+    assert.equal(cache.count(`${text}`), n);
+    assert.equal(cache.misses, calls);
+    cache.clear();
+    assert.equal(cache.count(text), n);
+    assert.ok(cache.misses > calls);
+
+    const heuristic = new TokenCache(await loadTokenizer('heuristic'));
+    assert.equal(heuristic.count('abcdefgh'), 3);
+    assert.equal(heuristic.misses, 0);
+  });
+});
