@@ -42,6 +42,7 @@ describe('devboy benchmark --json: schema devboy.benchmark/1 (docs/benchmark-sch
     );
     assert.deepEqual(run.settings.formats, FORMAT_NAMES);
     assert.deepEqual(run.settings.levels, LEVELS);
+    assert.deepEqual(run.settings.timing, { mode: 'adaptive', max_runs: 1, budget_ms: 1 });
     for (const d of run.datasets) {
       assert.deepEqual(Object.keys(d).sort(), ['dataset', 'items', 'label', 'pagination', 'project', 'provider', 'sort']);
       assert.equal(d.provider, 'github');
@@ -58,6 +59,9 @@ describe('devboy benchmark --json: schema devboy.benchmark/1 (docs/benchmark-sch
         assert.ok(Number.isFinite((r as never)[k]) && (r as never)[k] >= 0, k);
       assert.ok(Number.isInteger(r.tokens) && Number.isInteger(r.pages) && r.pages >= 1);
       assert.ok(r.encode_spread_ms[0] <= r.encode_ms && r.encode_ms <= r.encode_spread_ms[1]);
+      // Adaptive timing (settings.timing): at least one timed run and at most --runs (0: a decoder that rejected the text).
+      assert.equal(r.encode_runs, 1);
+      assert.ok(r.decode_runs === 1 || (r.decode_runs === 0 && !r.lossless));
       assert.equal(typeof r.lossless, 'boolean');
       if (!r.lossless) assert.equal(typeof r.lossless_reason, 'string');
       assert.deepEqual(Object.keys(r.savings).sort(), ['baseline', 'baseline_tokens', 'combined', 'dedup', 'encoder', 'vs']);
@@ -215,6 +219,37 @@ describe('devboy benchmark: usage', () => {
     assert.equal(r.code, 2);
     assert.match(r.stderr, /--formats: unknown value 'not-a-format'/);
   });
+  it('--time-budget: not a number of milliseconds is exit 2; 0 makes exactly --runs timed runs in every cell', async () => {
+    for (const bad of ['-1', 'soon']) {
+      const r = await runCli(['benchmark', ...narrow, '--time-budget', bad]);
+      assert.equal(r.code, 2);
+      assert.equal(r.stderr, `devboy benchmark: --time-budget must be a non-negative number of milliseconds, got '${bad}'\n`);
+    }
+    const r = await runCli([
+      'benchmark',
+      '--project',
+      'betamaxpy__betamax',
+      '--dataset',
+      'issues',
+      '--levels',
+      'minimal',
+      '--runs',
+      '3',
+      '--time-budget',
+      '0',
+      '--json',
+    ]);
+    assert.equal(r.code, 0, r.stderr);
+    const doc: BenchmarkResult = JSON.parse(r.stdout);
+    assert.deepEqual(doc.settings.timing, { mode: 'fixed', max_runs: 3, budget_ms: 0 });
+    assert.ok(doc.rows.length > 0);
+    for (const row of doc.rows) {
+      assert.equal(row.encode_runs, 3);
+      assert.equal(row.decode_runs, 3);
+      assert.ok(row.encode_spread_ms[0] <= row.encode_ms && row.encode_ms <= row.encode_spread_ms[1]);
+    }
+  });
+
   it('a corpus project that does not exist: exit 2, no output file', async () => {
     const out = join(dir, 'none.json');
     const r = await runCli(['benchmark', '--corpus', corpus, '--project', 'nope__nope', '-o', out]);

@@ -29,6 +29,18 @@ describe('devboy compare (library)', () => {
     assert.ok(c.timing.per_format.every((t) => t.flag === null));
   });
 
+  it('a change of timing (fixed runs, adaptive runs, another time budget) is named in the notes, and passes', () => {
+    const adaptive = clone();
+    adaptive.settings.timing = { mode: 'adaptive', max_runs: 5, budget_ms: 1 };
+    const c = compareResults(named(clone(), 'base.json'), named(adaptive, 'head.json'));
+    assert.equal(c.passed, true);
+    assert.ok(c.notes.includes('timing fixed -> adaptive (at most 5 runs within 1 ms)'), c.notes.join('; '));
+    const slower = clone(adaptive);
+    slower.settings.timing = { mode: 'adaptive', max_runs: 5, budget_ms: 4 };
+    assert.ok(compareResults(named(adaptive, 'a.json'), named(slower, 'b.json')).notes.some((n) => n.includes('within 4 ms')));
+    assert.ok(!compareResults(named(adaptive, 'a.json'), named(clone(adaptive), 'b.json')).notes.some((n) => n.startsWith('timing')));
+  });
+
   it('a row that grew under one tokenizer is one regression, with both tokenizers side by side', () => {
     const base = clone();
     const row = base.rows.find((r) => r.tokenizer === 'o200k_base' && r.tokens > 1000)!;

@@ -149,3 +149,62 @@ describe('token cache: what it saves', () => {
     assert.equal(heuristic.misses, 0);
   });
 });
+
+describe('token cache: texts that look alike', () => {
+  // A stand-in count that adds up at every split (so the cache may cut anywhere it likes) and that
+  // differs between texts of the same length: a segment taken for another of the same length, the
+  // same ends and the same sampled characters would give a wrong total.
+  const additive: Tokenizer = {
+    name: 'o200k_base',
+    estimate: false,
+    count: (text) => {
+      let n = 0;
+      for (let i = 0; i < text.length; i++) n += text.charCodeAt(i);
+      return n;
+    },
+  };
+  const line = fc.array(fc.constantFrom('id', 'state', 'open', 'closed', 'x', 'y', '"', ':', ',', ' ', '\n', '{', '}', '1', '7'), {
+    minLength: 20,
+    maxLength: 80,
+  });
+
+  it('near-identical texts (one character changed, same length) each get their own count', () => {
+    fc.assert(
+      fc.property(fc.array(line, { minLength: 4, maxLength: 12 }), fc.nat(), fc.nat(), (lines, at, by) => {
+        const base = lines.map((l) => l.join('')).join('\n');
+        const p = at % base.length;
+        // Same length, one character different: the ends, and most sampled characters, agree.
+        const other = `${base.slice(0, p)}${String.fromCharCode(((base.charCodeAt(p) + 1 + (by % 20)) % 90) + 33)}${base.slice(p + 1)}`;
+        const cache = new TokenCache(additive);
+        for (const text of [base, other, base, `${other}${base}`, other]) assert.equal(cache.count(text), additive.count(text));
+      }),
+      { numRuns: Math.ceil(PROPERTY_RUNS / 4) },
+    );
+  });
+
+  it('a text equal to a kept or recent one is not counted again; a different one of the same length is', () => {
+    const t = tokenizers[0]!;
+    const cache = new TokenCache(t);
+    const a = JSON.stringify(datasets[0]!.raw);
+    const b = `${a.slice(0, -2)}x${a.slice(-1)}`;
+    assert.equal(b.length, a.length);
+    const n = cache.keep(a);
+    const misses = cache.misses;
+    // Many other texts in between: a kept text outlives the few recent ones.
+    for (let i = 0; i < 10; i++) cache.count(`${i}${a.slice(0, 100)}`);
+    const afterOthers = cache.misses;
+    assert.equal(cache.count(a), n);
+    assert.equal(cache.misses, afterOthers, 'a kept text is answered without the tokenizer');
+    assert.equal(cache.count(b), t.count(b));
+    assert.ok(cache.misses > afterOthers, 'a same-length text is counted, not taken for the kept one');
+    assert.ok(misses > 0);
+    // The same for the few recent texts, remembered by length.
+    const c = `${a.slice(0, 500)} the`;
+    const d = `${a.slice(0, 500)}\u{1F600}\u{1F680}`;
+    assert.equal(c.length, d.length);
+    assert.notEqual(t.count(c), t.count(d), 'texts whose counts differ');
+    assert.equal(cache.count(c), t.count(c));
+    assert.equal(cache.count(d), t.count(d));
+    assert.equal(cache.count(c), t.count(c));
+  });
+});

@@ -280,7 +280,14 @@ function notesOn(base: BenchmarkResult, head: BenchmarkResult): string[] {
   if (bs.savings_baseline !== hs.savings_baseline) notes.push(`savings baseline ${bs.savings_baseline} -> ${hs.savings_baseline}`);
   if ((bs.session ?? '') !== (hs.session ?? '')) notes.push(`session ${bs.session ?? 'none'} -> ${hs.session ?? 'none'}`);
   if (bs.runs !== hs.runs) notes.push(`timed runs ${bs.runs} -> ${hs.runs}`);
+  if (timingText(bs) !== timingText(hs)) notes.push(`timing ${timingText(bs)} -> ${timingText(hs)}`);
   return notes;
+}
+
+/** How a result timed its cells; results from before adaptive timing have no `timing` and were fixed. */
+function timingText(s: BenchmarkResult['settings']): string {
+  if (!s.timing || s.timing.mode === 'fixed') return 'fixed';
+  return `adaptive (at most ${s.timing.max_runs} runs within ${s.timing.budget_ms} ms)`;
 }
 
 function runInfo({ file, result }: NamedResult): RunInfo {

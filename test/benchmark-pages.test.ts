@@ -1,0 +1,79 @@
+import assert from 'node:assert/strict';
+import { before, describe, it } from 'node:test';
+import { PageRenders, pagesAtBudget, type Pages } from '../src/benchmark/pages.js';
+import { planChunks } from '../src/budget/plan-chunks.js';
+import { verifyRoundTrip } from '../src/formats/verify.js';
+import type { JsonValue } from '../src/json/types.js';
+import type { Format, FormatName } from '../src/formats/types.js';
+import { FORMAT_NAMES } from '../src/formats/types.js';
+import type { Dataset } from '../src/model/index.js';
+import { loadTokenizer } from '../src/tokens/registry.js';
+import type { Tokenizer } from '../src/tokens/types.js';
+import { datasetAtLevel } from '../src/trim/levels.js';
+import { allFormats, corpusDatasets } from './helpers/budget.js';
+import { sample } from './helpers/sampling.js';
+
+// The benchmark plans each list's pages under every tokenizer with one set of chunk texts and page
+// checks (PageRenders): the pages and losses must be those of planning each one alone, as the
+// budget pipeline plans them, each page encoded and checked on its own.
+
+function reference(ds: Dataset, items: JsonValue[], format: Format, tokenizer: Tokenizer, budget: number): Pages {
+  const plan = planChunks(items, {
+    kind: ds.kind,
+    format,
+    tokenizer,
+    budget,
+    level: 'raw',
+    ...(items.length === ds.result.items.length ? { models: ds.result.items } : {}),
+  });
+  if (plan.total_chunks <= 1 || format.roundTrip === 'exact') return { pages: plan.total_chunks };
+  for (const [k, c] of plan.chunks.entries()) {
+    const check = verifyRoundTrip(format, items.slice(c.offset, c.offset + c.limit));
+    if (!check.lossless) return { pages: plan.total_chunks, loss: `page ${k + 1} of ${plan.chunks.length}: ${check.reason}` };
+  }
+  return { pages: plan.total_chunks };
+}
+
+let datasets: Dataset[];
+let formats: Record<FormatName, Format>;
+let tokenizers: Tokenizer[];
+
+before(async () => {
+  datasets = await corpusDatasets();
+  formats = await allFormats();
+  tokenizers = [await loadTokenizer('heuristic'), await loadTokenizer('o200k_base')];
+});
+
+describe('benchmark pages: chunk texts shared by the tokenizers', () => {
+  it('give the pages and the page losses of each tokenizer planning alone', () => {
+    let multiPage = 0;
+    for (const ds of sample(datasets, 10)) {
+      const items = datasetAtLevel(ds, 'raw');
+      for (const name of FORMAT_NAMES) {
+        const format = formats[name];
+        const text = format.encode(items);
+        const renders = new PageRenders(format, items);
+        for (const tokenizer of tokenizers) {
+          const input = {
+            dataset: ds,
+            items,
+            text,
+            aligned: items.length === ds.result.items.length,
+            budget: 2000,
+            format,
+            tokenizer,
+            count: (t: string) => tokenizer.count(t),
+          };
+          const alone = reference(ds, items, format, tokenizer, input.budget);
+          assert.deepEqual(pagesAtBudget(input), alone, `${ds.project} ${ds.kind} ${name} ${tokenizer.name} alone`);
+          const shared = pagesAtBudget({ ...input, renders });
+          assert.deepEqual(shared, alone, `${ds.project} ${ds.kind} ${name} ${tokenizer.name}`);
+          // Unchecked pages: the same count, and no loss reported.
+          assert.deepEqual(pagesAtBudget({ ...input, renders, checkPages: false }), { pages: alone.pages });
+          if (alone.pages > 1) multiPage++;
+        }
+      }
+    }
+    assert.ok(multiPage > 10, `lists planned in several pages: ${multiPage}`);
+  });
+});
