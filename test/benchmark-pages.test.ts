@@ -47,7 +47,7 @@ before(async () => {
 describe('benchmark pages: chunk texts shared by the tokenizers', () => {
   it('give the pages and the page losses of each tokenizer planning alone', () => {
     let multiPage = 0;
-    for (const ds of sample(datasets, 10)) {
+    for (const ds of sample(datasets, 24, 5)) {
       const items = datasetAtLevel(ds, 'raw');
       for (const name of FORMAT_NAMES) {
         const format = formats[name];
@@ -55,10 +55,10 @@ describe('benchmark pages: chunk texts shared by the tokenizers', () => {
         const renders = new PageRenders(format, items);
         for (const tokenizer of tokenizers) {
           const input = {
-            dataset: ds,
+            kind: ds.kind,
             items,
             text,
-            aligned: items.length === ds.result.items.length,
+            models: ds.result.items,
             budget: 2000,
             format,
             tokenizer,
