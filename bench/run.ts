@@ -13,6 +13,7 @@ import { streamingSection } from './streaming.js';
 import { budgetFitSection } from './budget-fit.js';
 import { trimAlgorithmsSection } from './trim-algorithms.js';
 import { tokenizeSection } from './tokenize.js';
+import { tokenizersSection } from './tokenizers.js';
 import { matrixSection } from './matrix.js';
 
 const SECTIONS: BenchSection[] = [
@@ -25,6 +26,7 @@ const SECTIONS: BenchSection[] = [
   streamingSection,
   inputMemorySection,
   tokenizeSection,
+  tokenizersSection,
 ];
 
 const options = parseOptions(process.argv.slice(2));

@@ -2,16 +2,19 @@ import { Flags } from '../src/cli/oclif.js';
 import { setFlagsFromString } from 'node:v8';
 import { DevboyCommand } from '../src/cli/base-command.js';
 import { connectionFlags, connectionOptions } from '../src/cli/connection-flags.js';
+import { measureFlags } from '../src/cli/measure-flags.js';
 import { parseList } from '../src/cli/list-flag.js';
+import { parseTokenizers } from '../src/cli/tokenizer-flag.js';
 import { ProgressBar } from '../src/cli/progress.js';
 import { FORMAT_NAMES } from '../src/formats/types.js';
 import { writeFileAtomic } from '../src/io/atomic-write.js';
 import { resolveOutputTarget } from '../src/io/output-target.js';
 import { readInput } from '../src/io/read-input.js';
-import { SAVINGS_BASELINES, type SavingsBaseline } from '../src/metadata/format-metadata.js';
+import type { SavingsBaseline } from '../src/metadata/format-metadata.js';
 import { DATASET_KINDS, type ProviderName } from '../src/model/index.js';
 import { PROVIDER_NAMES } from '../src/providers/registry.js';
 import { TOKENIZER_NAMES } from '../src/tokens/types.js';
+import { assertTokenizersInstalled } from '../src/tokens/registry.js';
 import { LEVELS } from '../src/trim/levels.js';
 
 export default class Benchmark extends DevboyCommand {
@@ -22,7 +25,10 @@ embedded in devboy by default, or from --corpus DIR; live with --provider, or --
 json-compact, toon, stc, gcf) reports tokens under each tokenizer, bytes, pages at --budget,
 encode/decode time (median of adaptive timed runs: a warm-up, then up to --runs within
 --time-budget), whether it round-trips, and the savings against a named
-baseline. Prints a table; --json prints the result (schema devboy.benchmark/1, docs/benchmark-schema.md)
+baseline. With several --tokenizers (all: every model family, docs/tokenizers.md) it adds the winner
+by tokenizer family per dataset kind and level, and for every format that needs a prompt to teach it
+(docs/formats/*-prompt.md, or devboy.toml [format_explainers]) the break-even: the tool results after
+which its saving repays that prompt. Prints a table; --json prints the result (schema devboy.benchmark/1, docs/benchmark-schema.md)
 and --markdown a report for CI summaries, with Mermaid charts. --export-json, --export-markdown and
 --export-csv write those reports to files (any combination, atomically) while the terminal keeps its
 table. With --baseline, compares with a saved result as \`devboy compare\` does, prints that report
@@ -36,6 +42,7 @@ Exit codes: 0 ok; 1 regression, bad data or provider failure; 2 usage.`;
     '<%= config.bin %> benchmark --export-json run.json --export-markdown report.md --export-csv rows.csv',
     '<%= config.bin %> benchmark --baseline results/baseline.json --markdown >> "$GITHUB_STEP_SUMMARY"',
     '<%= config.bin %> benchmark --corpus my-recordings --project acme__widgets',
+    '<%= config.bin %> benchmark --tokenizers all --details',
     'GITHUB_TOKEN=... <%= config.bin %> benchmark --provider github --owner rust-lang --repo rust --limit 30',
   ];
 
@@ -59,28 +66,16 @@ Exit codes: 0 ok; 1 regression, bad data or provider failure; 2 usage.`;
     dataset: Flags.string({ description: `dataset kinds, comma-separated (${DATASET_KINDS.join(',')})`, default: DATASET_KINDS.join(',') }),
     levels: Flags.string({ description: `levels, comma-separated (${LEVELS.join(',')})`, default: LEVELS.join(',') }),
     formats: Flags.string({ description: `formats, comma-separated (${FORMAT_NAMES.join(',')})`, default: FORMAT_NAMES.join(',') }),
-    tokenizers: Flags.string({
-      description: `tokenizers, comma-separated (${TOKENIZER_NAMES.join(',')})`,
-      default: 'heuristic,o200k_base',
-    }),
-    budget: Flags.integer({ description: 'token budget per response, for the pages column', min: 100, default: 8000 }),
-    runs: Flags.integer({
-      description:
-        'most timed runs per encode and decode (after a warm-up); exactly this many with --time-budget 0; the median is reported',
-      min: 1,
-      max: 50,
-      default: 5,
-    }),
+    ...measureFlags,
     'time-budget': Flags.string({
       description: 'milliseconds of timed runs per encode and decode before the runs stop (0: always --runs runs)',
       default: '1',
     }),
-    'savings-baseline': Flags.string({
-      description: 'baseline of savings.encoder in every row',
-      options: [...SAVINGS_BASELINES],
-      default: 'json_compact',
-    }),
     session: Flags.string({ description: 'replay this agent session (devboy JSONL or a transcript) for a real dedup column' }),
+    config: Flags.string({
+      description:
+        'devboy.toml whose [format_explainers] replace the prompts that teach each format (default: ./devboy.toml if present; docs/tokenizers.md)',
+    }),
     json: Flags.boolean({
       description: 'print the result as JSON (schema devboy.benchmark/1) instead of the table',
       exclusive: ['markdown'],
@@ -121,18 +116,23 @@ Exit codes: 0 ok; 1 regression, bad data or provider failure; 2 usage.`;
     const kinds = parseList('dataset', flags.dataset, DATASET_KINDS);
     const levels = parseList('levels', flags.levels, LEVELS);
     const formats = parseList('formats', flags.formats, FORMAT_NAMES);
-    const tokenizers = parseList('tokenizers', flags.tokenizers, TOKENIZER_NAMES);
+    const tokenizers = parseTokenizers(flags.tokenizers);
+    assertTokenizersInstalled(tokenizers);
     const savingsBaseline = flags['savings-baseline'] as SavingsBaseline;
 
     // Check the output paths and read the baseline first: a typo in any of them should not cost a whole run.
     for (const target of [flags.output, flags['export-json'], flags['export-markdown'], flags['export-csv']]) {
       if (target) await resolveOutputTarget(target);
     }
-    const [{ parseBenchmarkResult }, { loadBenchmarkData }, { runBenchmark }] = await Promise.all([
-      import('../src/benchmark/read-result.js'),
-      import('../src/benchmark/source.js'),
-      import('../src/benchmark/run.js'),
-    ]);
+    const [{ parseBenchmarkResult }, { loadBenchmarkData }, { runBenchmark }, { loadPipelineConfig }, { loadExplainers }] =
+      await Promise.all([
+        import('../src/benchmark/read-result.js'),
+        import('../src/benchmark/source.js'),
+        import('../src/benchmark/run.js'),
+        import('../src/budget/strategies/config.js'),
+        import('../src/formats/explainers.js'),
+      ]);
+    const explainers = await loadExplainers(formats, (await loadPipelineConfig(flags.config)).explainers);
     const baselineInput = flags.baseline ? await readInput(flags.baseline) : undefined;
     const baseline = baselineInput ? parseBenchmarkResult(baselineInput.text, baselineInput.name) : undefined;
 
@@ -166,6 +166,7 @@ Exit codes: 0 ok; 1 regression, bad data or provider failure; 2 usage.`;
         runs: flags.runs,
         timeBudgetMs,
         savingsBaseline,
+        explainers,
         ...(session ? { session } : {}),
       },
       (p) => bar.update(p.done, p.total, p.what),

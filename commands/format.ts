@@ -11,6 +11,7 @@ import { readInput } from '../src/io/read-input.js';
 import { SAVINGS_BASELINES, type SavingsBaseline } from '../src/metadata/format-metadata.js';
 import { DATASET_KINDS, type DatasetKind } from '../src/model/index.js';
 import { TOKENIZER_NAMES, type TokenizerName } from '../src/tokens/types.js';
+import { assertTokenizersInstalled } from '../src/tokens/registry.js';
 
 export default class Format extends DevboyCommand {
   static override summary = 'Fit a provider response into a token budget: trimmed, encoded, with a chunk index.';
@@ -57,6 +58,7 @@ Exit codes: 0 ok; 1 bad data, or nothing fits in the budget; 2 usage (bad flag, 
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(Format);
+    assertTokenizersInstalled([flags.tokenizer as TokenizerName]);
     const config = flags.strategy ? { strategies: {} } : await loadPipelineConfig(flags.config);
     const input = await readInput(inputSource(args.file));
     const out = await buildResponse({

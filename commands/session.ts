@@ -7,6 +7,7 @@ import { playTranscript } from '../src/transcript/playback.js';
 import { transcriptReportText } from '../src/transcript/report-text.js';
 import { DEFAULT_DEDUP, SAVINGS_BASELINES, type SavingsBaseline } from '../src/transcript/types.js';
 import { TOKENIZER_NAMES, type TokenizerName } from '../src/tokens/types.js';
+import { assertTokenizersInstalled } from '../src/tokens/registry.js';
 
 export default class Session extends DevboyCommand {
   static override summary = 'Play back an agent session transcript: what L0 dedup and an encoder save across its tool calls.';
@@ -57,6 +58,7 @@ Exit codes: 0 ok; 1 bad session data (file:line:col); 2 usage.`;
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(Session);
+    assertTokenizersInstalled([flags.tokenizer as TokenizerName]);
     const session = await readTranscriptFile(inputSource(args.file), flags.import as TranscriptKind | 'auto');
     const report = await playTranscript(session.entries, {
       format: flags.format as FormatName,

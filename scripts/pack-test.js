@@ -104,7 +104,10 @@ try {
     for (const m of text.matchAll(/\]\(([^)\s]+)\)/g)) {
       const target = m[1].split('#')[0];
       if (!target || /^[a-z][a-z0-9+.-]*:/i.test(target)) continue;
-      const resolved = normalize(join(dirname(doc), decodeURI(target))).replace(/\\/g, '/');
+      // A folder link (`examples/`) resolves to the folder's files.
+      const resolved = normalize(join(dirname(doc), decodeURI(target)))
+        .replace(/\\/g, '/')
+        .replace(/\/$/, '');
       if (!shipped.has(resolved) && !files.some((f) => f.startsWith(`${resolved}/`))) broken.push(`${doc}: ${target}`);
     }
     if (text.includes('../shared')) broken.push(`${doc}: mentions ../shared`);
@@ -212,6 +215,21 @@ try {
       'devboy format on a corpus exchange',
       format.code === 0 && meta?.estimated_tokens <= 600 && meta.total_items > meta.included_items,
       format.stderr,
+    );
+
+    const stats = cli(['stats', exchange, '--runs', '1', '--json']);
+    let statsResult;
+    try {
+      statsResult = JSON.parse(stats.stdout);
+    } catch {
+      statsResult = undefined;
+    }
+    check(
+      'devboy stats on a corpus exchange recommends a lossless format',
+      stats.code === 0 &&
+        statsResult?.input?.kind === 'issues' &&
+        statsResult.rows.some((r) => r.level === 'raw' && r.format === statsResult.recommendation.format && r.lossless),
+      stats.stderr,
     );
 
     cpSync(join(repo, 'test', 'fixtures', 'sessions', 'claude-code.jsonl'), join(work, 'session.jsonl'));

@@ -15,6 +15,12 @@ export function devboyVersion(): string {
   return cached('devboy', () => readVersion(findUp(HERE, 'package.json', (p) => readName(p) === 'devboy')));
 }
 
+/** A field of devboy's own package.json (e.g. the pinned optional tokenizer packages). */
+export function devboyManifestField(field: string): unknown {
+  const path = findUp(HERE, 'package.json', (p) => readName(p) === 'devboy');
+  return (JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>)[field];
+}
+
 /** The installed version of a dependency, found the way Node resolves packages (node_modules upwards). */
 export function packageVersion(name: string): string {
   return cached(name, () => readVersion(findUp(HERE, join('node_modules', name, 'package.json'))));

@@ -20,11 +20,9 @@ let datasets: Dataset[];
 let result: BenchmarkResult;
 
 before(async () => {
-  // Two projects with every kind between them, and a GCF key-order loss among their raw bodies.
-  datasets = [
-    ...(await loadCorpusDatasets(corpusDir(), { provider: 'github', project: 'octokit__octokit.rb' })),
-    ...(await loadCorpusDatasets(corpusDir(), { provider: 'gitlab', project: 'gitlab-org__gitlab-foss' })),
-  ];
+  // One project with every kind, and GCF key-order losses among its raw bodies (the whole corpus is
+  // measured by the benchmark gate in .ci/run and compared with results/baseline.json).
+  datasets = await loadCorpusDatasets(corpusDir(), { provider: 'gitlab', project: 'gitlab-org__gitlab-foss' });
   result = await runBenchmark(
     datasets,
     { kind: 'corpus', corpus: corpusDir() },
@@ -87,7 +85,7 @@ describe('benchmark matrix on real corpus data', () => {
   it('marks exactly the rows that do not round-trip, with the reason', async () => {
     const gcf = await loadFormat('gcf');
     const lossy = result.rows.filter((r) => !r.lossless);
-    assert.ok(lossy.length > 0, 'octokit.rb issue events / gitlab notes lose key order in GCF');
+    assert.ok(lossy.length > 0, 'gitlab merge requests and notes lose key order in GCF');
     assert.ok(lossy.every((r) => r.format === 'gcf' && /key order changed/.test(r.lossless_reason ?? '')));
     for (const ds of datasets) {
       for (const level of LEVELS) {

@@ -30,12 +30,12 @@ describe('--chunk walks through every item exactly once', () => {
     ['stc', 1000],
     ['gcf', 400],
   ] as [FormatName, number][]) {
-    it(`${to}, ${budget} o200k_base tokens: chunks 1..N of every corpus dataset (a quarter in the fast suite) hold every item once, in reading order`, () => {
+    it(`${to}, ${budget} o200k_base tokens: chunks 1..N of every corpus dataset (an eighth in the fast suite) hold every item once, in reading order`, () => {
       let walked = 0;
-      // The fast suite walks a quarter of the datasets long enough to need chunks at this budget.
+      // The fast suite walks an eighth of the datasets long enough to need chunks at this budget.
       for (const d of sample(
         datasets.filter((x) => FULL_SUITE || x.result.items.length >= 10),
-        4,
+        8,
         budget,
       )) {
         const first = respondWithinBudget(budgetInput(d), { format: formats[to], tokenizer: o200k.tokenizer, count: o200k.count, budget });
@@ -173,13 +173,13 @@ describe('planChunks: the pages column', () => {
   });
 
   for (const [b, budget] of [500, 2000, 8000].entries()) {
-    it(`every chunk's response is within ${budget} o200k_base tokens and the chunks tile the list, at every level and in every format (an eighth of the datasets in the fast suite)`, () => {
+    it(`every chunk's response is within ${budget} o200k_base tokens and the chunks tile the list, at every level and in every format (a twelfth of the datasets in the fast suite)`, () => {
       let chunked = 0;
       let countedTokens = 0;
       let wholeTokens = 0;
       // The fast suite leaves the few raw bodies of hundreds of KB to the corpus suite.
       const sets = datasets.filter((d) => FULL_SUITE || JSON.stringify(d.raw).length < 150_000);
-      for (const d of sample(sets, 8, b)) {
+      for (const d of sample(sets, 12, b)) {
         for (const level of LEVELS) {
           const items = datasetAtLevel(d, level);
           for (const format of Object.values(formats)) {
@@ -226,10 +226,11 @@ describe('planChunks: the pages column', () => {
           }
         }
       }
-      assert.ok(chunked > 50 * sampleShare(8), `${chunked} plans needed chunks`);
-      // Over the whole corpus; a sample can hold more of the lists that cost most to split.
+      assert.ok(chunked > 50 * sampleShare(12), `${chunked} plans needed chunks`);
+      // Over the whole corpus; a sample can hold more of the lists that cost most to split. The planner
+      // packs once per form of the chunk index to find the fewest pages (docs/budget.md): 2.75x measured.
       assert.ok(
-        !FULL_SUITE || countedTokens <= 2.6 * wholeTokens,
+        !FULL_SUITE || countedTokens <= 3 * wholeTokens,
         `all plans together counted ${(countedTokens / wholeTokens).toFixed(2)}x the tokens of the lists they split`,
       );
     });

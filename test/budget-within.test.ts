@@ -73,12 +73,12 @@ async function checkGrid(
 }
 
 describe('every response is within budget under the tokenizer it was given (corpus)', () => {
-  it('o200k_base: every list dataset (an eighth of them in the fast suite), every format, budgets 300 to 8000', async () => {
-    const sets = sample(datasets, 8);
+  it('o200k_base: every list dataset (a sixteenth of them in the fast suite), every format, budgets 300 to 8000', async () => {
+    const sets = sample(datasets, 16);
     const { runs, chunked, trimmed } = await checkGrid('o200k_base', sets, BUDGETS);
     assert.equal(runs, sets.length * FORMAT_NAMES.length * BUDGETS.length);
     assert.ok(
-      chunked > 100 * sampleShare(8) && trimmed > chunked,
+      chunked > 100 * sampleShare(16) && trimmed > chunked,
       `${chunked} chunked and ${trimmed} trimmed responses: the grid exercises the pipeline`,
     );
   });
@@ -93,8 +93,8 @@ describe('every response is within budget under the tokenizer it was given (corp
     await checkGrid('heuristic', sample(datasets, FULL_SUITE ? 3 : 9, 1), [300, 1000, 4000]);
   });
 
-  it('raw list bodies through devboy format: every recorded list the corpus answers with (a sixth in the fast suite), every format', async () => {
-    const manifest = sample((await readFile(join(CORPUS_DIR, 'MANIFEST.tsv'), 'utf8')).trim().split('\n').slice(1), 6);
+  it('raw list bodies through devboy format: every recorded list the corpus answers with (a twelfth in the fast suite), every format', async () => {
+    const manifest = sample((await readFile(join(CORPUS_DIR, 'MANIFEST.tsv'), 'utf8')).trim().split('\n').slice(1), 12);
     const { tokenizer, count } = await memoTokenizer('o200k_base');
     let lists = 0;
     for (const line of manifest) {

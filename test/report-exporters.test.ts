@@ -19,6 +19,8 @@ const read = (name: string) => parseBenchmarkResult(readFileSync(join(DIR, name)
 const result = read('small-result.json');
 /** The same kind of run with --session: the dedup and combined savings of a replayed agent session. */
 const withSession = read('small-session-result.json');
+/** A run under several model families: winner by tokenizer family and the explainers' break-even. */
+const families = read('small-families-result.json');
 
 /**
  * The run judged against a baseline where every TOON row cost 5% fewer tokens (so TOON regressed),
@@ -50,6 +52,7 @@ const unchanged = compareResults({ file: 'results/baseline.json', result: struct
 const CASES: { name: string; input: ReportInput }[] = [
   { name: 'result', input: { result } },
   { name: 'session', input: { result: withSession } },
+  { name: 'families', input: { result: families } },
   { name: 'regression', input: { result, comparison: regression } },
 ];
 
@@ -111,6 +114,8 @@ describe('exporters against golden files', () => {
     const lines = (r: BenchmarkResult, details: boolean) =>
       EXPORTERS.table.render({ result: r }, { color: false, details }).split('\n').length;
     assert.ok(lines(result, false) <= 60, `${lines(result, false)} lines`);
+    // Several tokenizers add the winner by family and the break-even, a row per kind each.
+    assert.ok(lines(families, false) <= 70, `${lines(families, false)} lines under several tokenizers`);
     assert.equal(lines(many, false), lines(result, false));
     assert.ok(lines(many, true) > lines(result, true) + 19 * result.datasets.length);
     const summary = EXPORTERS.table.render({ result }, { color: false });

@@ -4,8 +4,9 @@ import fc from 'fast-check';
 import { DataError } from '../src/errors.js';
 import type { JsonValue } from '../src/json/types.js';
 import { decodeStc, encodeStc, keyText, tableFields } from '../src/formats/stc/index.js';
+import { PROPERTY_RUNS, scaledRuns } from './helpers/arbitraries.js';
 
-const RUNS = 10_000;
+const RUNS = PROPERTY_RUNS;
 const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
 
 /** Builds objects the way JSON.parse does: every key, `__proto__` included, becomes an own property. */
@@ -153,15 +154,15 @@ describe('STC properties', () => {
   it('round-trips unicode, control characters and lone surrogates in keys and strings', () => {
     fc.assert(
       fc.property(fc.jsonValue({ stringUnit: 'binary' }), (v) => roundTrips(v as JsonValue)),
-      { numRuns: 2_000 },
+      { numRuns: scaledRuns(2_000) },
     );
     fc.assert(
       fc.property(fc.jsonValue({ stringUnit: 'grapheme' }), (v) => roundTrips(v as JsonValue)),
-      { numRuns: 2_000 },
+      { numRuns: scaledRuns(2_000) },
     );
     fc.assert(
       fc.property(fc.array(fc.string({ unit: fc.oneof(loneSurrogate, controlChar) })), (v) => roundTrips(v)),
-      { numRuns: 1_000 },
+      { numRuns: scaledRuns(1_000) },
     );
   });
 
@@ -172,7 +173,7 @@ describe('STC properties', () => {
         assert.equal(back.length, nums.length);
         nums.forEach((n, i) => assert.ok(Object.is(back[i], n === 0 ? 0 : n), `${n} came back as ${back[i]}`));
       }),
-      { numRuns: 2_000 },
+      { numRuns: scaledRuns(2_000) },
     );
   });
 
@@ -185,7 +186,7 @@ describe('STC properties', () => {
         assert.equal(encodeStc(decodeStc(text)), text);
         assert.ok(!text.includes('\n') && !text.includes('\r'), text);
       }),
-      { numRuns: 3_000 },
+      { numRuns: scaledRuns(3_000) },
     );
   });
 
@@ -195,7 +196,7 @@ describe('STC properties', () => {
         assert.ok(same(decodeStc(JSON.stringify(v)), v));
         assert.ok(same(decodeStc(JSON.stringify(v, null, 2)), v));
       }),
-      { numRuns: 3_000 },
+      { numRuns: scaledRuns(3_000) },
     );
   });
 });
@@ -246,7 +247,7 @@ describe('STC wrong counts', () => {
         const changed = add ? [...fields.map(keyText), '"zz extra"'] : fields.slice(0, -1).map(keyText);
         rejects(`[${rows.length}]{${changed.join(',')}}:` + text.slice(header.length));
       }),
-      { numRuns: 3_000 },
+      { numRuns: scaledRuns(3_000) },
     );
   });
 
@@ -268,7 +269,7 @@ describe('STC wrong counts', () => {
         }
         assert.ok(!same(back, list), `${changed} decoded to the original value`);
       }),
-      { numRuns: 3_000 },
+      { numRuns: scaledRuns(3_000) },
     );
   });
 });

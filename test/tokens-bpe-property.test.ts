@@ -4,6 +4,7 @@ import fc from 'fast-check';
 import { BUCKETS_FROM_BYTES } from '../src/tokens/bpe-counter.js';
 import { loadTokenizer } from '../src/tokens/registry.js';
 import { BPE_NAMES, forcedCounters, libraryCount } from './helpers/bpe-reference.js';
+import { scaledRuns } from './helpers/arbitraries.js';
 
 const SPECIAL = [
   '<|endoftext|>',
@@ -79,7 +80,7 @@ describe('token counts on random text equal gpt-tokenizer countTokens', () => {
           assert.equal(scan.count(t), want);
           assert.equal(buckets.count(t), want);
         }),
-        { numRuns: 400 },
+        { numRuns: scaledRuns(400) },
       );
     });
 
@@ -99,7 +100,7 @@ describe('token counts on random text equal gpt-tokenizer countTokens', () => {
         fc.property(piece, (p) => {
           assert.equal(tokenizer.count(p), reference(p));
         }),
-        { numRuns: 300 },
+        { numRuns: scaledRuns(300) },
       );
     });
   }

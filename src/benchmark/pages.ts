@@ -2,16 +2,17 @@ import { planChunks } from '../budget/plan-chunks.js';
 import { verifyRoundTrip, type RoundTrip } from '../formats/verify.js';
 import type { Format } from '../formats/types.js';
 import type { JsonValue } from '../json/types.js';
-import type { Dataset } from '../model/index.js';
+import type { DatasetKind, ModelItem } from '../model/index.js';
 import type { Tokenizer } from '../tokens/types.js';
 
 export interface PagesInput {
-  dataset: Dataset;
+  /** What the items are (absent: a list that is no provider's items). */
+  kind?: DatasetKind;
   /** The items at the row's level, and their encoding in `format` (the row's text). */
   items: JsonValue[];
   text: string;
-  /** Whether items[i] is dataset.result.items[i] (not so for raw GitHub review comments vs threads). */
-  aligned: boolean;
+  /** The model items items[i] came from, for the index summaries; absent when not 1:1 (raw GitHub review comments vs threads). */
+  models?: readonly ModelItem[];
   budget: number;
   format: Format;
   tokenizer: Tokenizer;
@@ -77,12 +78,12 @@ export interface Pages {
 export function pagesAtBudget(input: PagesInput): Pages {
   const renders = input.renders ?? new PageRenders(input.format, input.items);
   const plan = planChunks(input.items, {
-    kind: input.dataset.kind,
+    ...(input.kind ? { kind: input.kind } : {}),
     format: input.format,
     tokenizer: input.tokenizer,
     budget: input.budget,
     level: 'raw',
-    ...(input.aligned ? { models: input.dataset.result.items } : {}),
+    ...(input.models && input.models.length === input.items.length ? { models: input.models } : {}),
     count: input.count,
     wholeText: input.text,
     ...(input.sizes ? { sizes: input.sizes } : {}),

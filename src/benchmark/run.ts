@@ -25,6 +25,9 @@ import type { TimingPlan } from './timing.js';
 import type { SkippedRecording } from '../replay/corpus.js';
 import { devboyVersion } from '../versions.js';
 import { tokenizerImplementation } from './versions.js';
+import type { Explainer } from '../formats/explainers.js';
+import { familyViews } from './family-views.js';
+import { countExplainers } from './break-even.js';
 
 export interface BenchmarkOptions {
   kinds: DatasetKind[];
@@ -40,6 +43,8 @@ export interface BenchmarkOptions {
   formatOptions?: FormatOptions;
   /** A replayed session: its dedup saving per tokenizer goes into every row (0 without one). */
   session?: { dedup: TranscriptDedup; summary: SessionSummary };
+  /** The prompts that teach the measured formats: counted, and their break-even computed (docs/tokenizers.md). */
+  explainers?: Explainer[];
   /** Where the time goes, for `npm run bench` (no accounting without one). */
   clock?: PhaseClock;
 }
@@ -145,10 +150,10 @@ export async function runBenchmark(
             tokenizer,
             clock.run('pages', () =>
               pagesAtBudget({
-                dataset: ds,
+                kind: ds.kind,
                 items,
                 text: e.text,
-                aligned: items.length === ds.result.items.length,
+                models: ds.result.items,
                 budget: options.budget,
                 format: e.format,
                 tokenizer,
@@ -213,6 +218,7 @@ export async function runBenchmark(
     for (const ds of input as readonly Dataset[]) if (options.kinds.includes(ds.kind)) measureDataset(ds);
   }
   onProgress?.({ done, total, what: 'done' });
+  const explainers = options.explainers?.length ? countExplainers(options.explainers, tokenizers) : undefined;
 
   return {
     schema: BENCHMARK_SCHEMA,
@@ -247,6 +253,8 @@ export async function runBenchmark(
     })),
     fit,
     ...(options.session ? { session: options.session.summary } : {}),
+    ...(explainers ? { explainers } : {}),
+    ...familyViews(rows, tokenizers, explainers, options.savingsBaseline, options.formats),
     lossy: lossyCells(rows).map((r) => ({
       provider: r.provider,
       project: r.project,

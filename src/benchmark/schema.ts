@@ -5,6 +5,8 @@ import type { Pagination, SortInfo } from '../model/index.js';
 import type { DatasetKind, ProviderName } from '../model/index.js';
 import type { Level } from '../trim/levels.js';
 import type { TokenizerName } from '../tokens/types.js';
+import type { BreakEvenEntry, ExplainerEntry } from './break-even.js';
+import type { WinnerEntry } from './families.js';
 
 export const BENCHMARK_SCHEMA = 'devboy.benchmark/1';
 
@@ -56,6 +58,12 @@ export interface BenchmarkResult {
     format: FormatName;
     reason: string;
   }[];
+  /** Per dataset kind and level, the lossless format with the fewest tokens under each tokenizer (absent in older results). */
+  winner_by_tokenizer?: WinnerEntry[];
+  /** The prompt that teaches each measured non-JSON format, with its tokens under each tokenizer. */
+  explainers?: ExplainerEntry[];
+  /** After how many tool results of a kind each format repays its explainer, per level and tokenizer. */
+  break_even?: BreakEvenEntry[];
   /** Written by `devboy merge`: the results this one was combined from, in order (docs/ci.md). */
   merged_from?: MergedPart[];
 }

@@ -8,7 +8,8 @@ import { packChunks } from './chunks/pack.js';
 import { chunkSummary, itemNoun } from './chunks/summary.js';
 
 export interface PlanChunksOptions {
-  kind: DatasetKind;
+  /** What the items are, for the index's nouns and summaries; absent for a list that is no provider's items. */
+  kind?: DatasetKind;
   format: Format;
   tokenizer: Tokenizer;
   /** Tokens one response may take under `tokenizer`. */
@@ -123,7 +124,7 @@ function prepare(items: readonly JsonValue[] | readonly ModelItem[], options: Pl
   const detail = options.level !== undefined && options.level !== 'raw' ? options.level : undefined;
   // Model items are of `options.kind`: the caller read them as that kind.
   const modelItems = detail ? (items as readonly ModelItem[]) : options.models?.length === items.length ? options.models : undefined;
-  const models = modelItems ? listOf(options.kind, modelItems) : undefined;
+  const models = modelItems && options.kind ? listOf(options.kind, modelItems) : undefined;
   const values: JsonValue[] = detail && models ? itemsAtLevel(models, detail) : (items as JsonValue[]);
   const spec: IndexSpec = {
     total: values.length,

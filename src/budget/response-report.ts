@@ -1,6 +1,7 @@
 import type { ResponseOutcome } from './response-request.js';
 import { fewerOrMore, int } from '../report/words.js';
 import { itemNoun } from './chunks/summary.js';
+import { tokenizerLabel } from '../tokens/registry.js';
 
 /** One line for `devboy format --stats`: what the response holds, what it cost, against what. */
 export function responseStatsLine(out: ResponseOutcome, budget: number | undefined): string {
@@ -14,7 +15,7 @@ export function responseStatsLine(out: ResponseOutcome, budget: number | undefin
       ? `as many tokens as ${m.baseline} of the same items as sent`
       : `${fewerOrMore(m.encoder_savings_pct)} tokens than ${m.baseline} of the same items as sent`;
   const algorithm = out.algorithm ? `, ${out.algorithm}` : '';
-  return `chunk ${m.chunk_number}/${m.total_chunks}: ${m.included_items} of ${m.total_items} ${itemNoun(out.kind, m.total_items ?? 0)}${detail} in ${int(m.estimated_tokens)}${within} ${m.tokenizer} tokens${estimate}, ${m.format}; ${saving}; strategy ${out.strategy} (${out.resolution.by}: ${out.resolution.name})${algorithm}`;
+  return `chunk ${m.chunk_number}/${m.total_chunks}: ${m.included_items} of ${m.total_items} ${itemNoun(out.kind, m.total_items ?? 0)}${detail} in ${int(m.estimated_tokens)}${within} ${tokenizerLabel(m.tokenizer)} tokens${estimate}, ${m.format}; ${saving}; strategy ${out.strategy} (${out.resolution.by}: ${out.resolution.name})${algorithm}`;
 }
 
 /** `devboy format --json`: the content, FormatMetadata (19 fields), and how the pipeline got there. */

@@ -1,4 +1,5 @@
 import { biasTable } from '../benchmark/bias.js';
+import { familyViews } from '../benchmark/family-views.js';
 import type { BenchmarkResult, BenchmarkSourceInfo, MergedPart } from '../benchmark/schema.js';
 import { DataError, UsageError } from '../errors.js';
 import { jsonEqual } from '../json/equal.js';
@@ -55,6 +56,10 @@ export function mergeResults(parts: readonly ResultFile[]): BenchmarkResult {
     heuristic_bias: biasTable(rows),
     fit: parts.flatMap((p) => p.result.fit),
     lossy: parts.flatMap((p) => p.result.lossy),
+    // Winners and break-even are over all rows; results saved before they existed have neither.
+    ...(head.winner_by_tokenizer
+      ? familyViews(rows, head.tokenizers, head.explainers, head.settings.savings_baseline, head.settings.formats)
+      : {}),
     merged_from: provenance,
     rows,
   };
@@ -70,6 +75,7 @@ function assertSameMeasurement(a: ResultFile, b: ResultFile): void {
       (k): [string, unknown, unknown] => [`settings.${k}`, a.result.settings[k], b.result.settings[k]],
     ),
     ['session', a.result.session, b.result.session],
+    ['explainers', a.result.explainers, b.result.explainers],
   ];
   for (const [what, x, y] of checks) {
     if (!jsonEqual(x ?? null, y ?? null)) {

@@ -1,16 +1,18 @@
 import type { BenchmarkResult } from '../benchmark/schema.js';
+import { tokenizerLabel } from '../tokens/registry.js';
 import { int, msSpread, pct, ratio, saved, summarize, type BenchmarkSummary } from './benchmark-summary.js';
 import type { MethodContrast } from '../benchmark/method-contrast.js';
 import { SPEED_REFERENCE } from '../benchmark/speed.js';
 import { rangeFromZero, xyBarChart } from './mermaid.js';
 import { fewerOrMore, plural } from './words.js';
 import { header } from './header.js';
+import { familyMarkdownLines } from './families.js';
 
 /** The report for CI job summaries and PR comments: totals, bias and losses up front, details folded. */
 export function benchmarkMarkdown(result: BenchmarkResult): string {
   const s = summarize(result);
   const baseline = result.settings.savings_baseline;
-  const tk = s.primary === 'heuristic' ? 'heuristic tokens (an estimate)' : `${s.primary} tokens`;
+  const tk = s.primary === 'heuristic' ? 'heuristic tokens (an estimate)' : `${tokenizerLabel(s.primary)} tokens`;
   const out: string[] = [
     '## devboy benchmark',
     '',
@@ -21,7 +23,7 @@ export function benchmarkMarkdown(result: BenchmarkResult): string {
   ];
 
   out.push(
-    `### Totals (${tk}; change vs ${baseline}; pages at ${int(result.settings.budget)} ${s.primary} tokens; **bold** = fewest tokens among lossless formats)`,
+    `### Totals (${tk}; change vs ${baseline}; pages at ${int(result.settings.budget)} ${tokenizerLabel(s.primary)} tokens; **bold** = fewest tokens among lossless formats)`,
     '',
   );
   out.push(row(['level', ...s.formats]), row(['---', ...s.formats.map(() => '---:')]));
@@ -43,7 +45,7 @@ export function benchmarkMarkdown(result: BenchmarkResult): string {
     out.push(
       '',
       xyBarChart({
-        title: `${t.level}: ${s.primary} tokens per format (fewer is better)`,
+        title: `${t.level}: ${tokenizerLabel(s.primary)} tokens per format (fewer is better)`,
         categories: shown.map((c) => c.format),
         yLabel: 'tokens',
         values: shown.map((c) => c.tokens),
@@ -54,6 +56,7 @@ export function benchmarkMarkdown(result: BenchmarkResult): string {
   }
 
   out.push('', ...recommendationMarkdown(s, tk, baseline));
+  out.push(...familyMarkdownLines(result));
   if (s.contrast) out.push('', ...contrastMarkdown(s.contrast));
 
   if (s.speed.length) {
@@ -82,7 +85,7 @@ export function benchmarkMarkdown(result: BenchmarkResult): string {
     const x = s.session;
     out.push(
       '',
-      `### Session \`${esc(x.file)}\`: ${plural(x.calls, 'call')}, ${int(x.hits)} repeated (savings of ${s.primary} tokens vs ${x.baseline}; combined = dedup + (1 − dedup) × encoder; measured = what the model received)`,
+      `### Session \`${esc(x.file)}\`: ${plural(x.calls, 'call')}, ${int(x.hits)} repeated (savings of ${tokenizerLabel(s.primary)} tokens vs ${x.baseline}; combined = dedup + (1 − dedup) × encoder; measured = what the model received)`,
       '',
     );
     out.push(row(['format', 'dedup', 'encoder', 'combined', 'measured']), row(['---', '---:', '---:', '---:', '---:']));
@@ -96,7 +99,7 @@ export function benchmarkMarkdown(result: BenchmarkResult): string {
       '### Heuristic (bytes / 3.5)',
       '',
       w
-        ? `It picks another winner than ${s.primary} in ${int(w.differ)} of ${plural(w.cells, 'dataset/level cell')} (${int(w.ties)} have a tie, which agrees when a tied format is the other's winner).`
+        ? `It picks another winner than ${tokenizerLabel(s.primary)} in ${int(w.differ)} of ${plural(w.cells, 'dataset/level cell')} (${int(w.ties)} have a tie, which agrees when a tied format is the other's winner).`
         : `No real tokenizer in this run to compare it with.`,
       '',
       '<details><summary>Its bias per format and level (negative = undercounts)</summary>',
@@ -110,7 +113,7 @@ export function benchmarkMarkdown(result: BenchmarkResult): string {
   if (s.fit.length) {
     out.push(
       '',
-      `<details><summary>First response at ${int(result.settings.budget)} ${s.primary} tokens (devboy format's pipeline; the ${plural(s.fit.length, 'dataset')} that do not fit whole at full detail)</summary>`,
+      `<details><summary>First response at ${int(result.settings.budget)} ${tokenizerLabel(s.primary)} tokens (devboy format's pipeline; the ${plural(s.fit.length, 'dataset')} that do not fit whole at full detail)</summary>`,
       '',
     );
     out.push(row(['dataset', ...s.formats]), row(['---', ...s.formats.map(() => '---')]));

@@ -1,4 +1,5 @@
 import Table from 'cli-table3';
+import { tokenizerLabel } from '../tokens/registry.js';
 import type { BenchmarkResult } from '../benchmark/schema.js';
 import { int, msSpread, pct, ratio, saved, summarize, type BenchmarkSummary } from './benchmark-summary.js';
 import type { MethodContrast } from '../benchmark/method-contrast.js';
@@ -7,6 +8,7 @@ import { SPEED_REFERENCE } from '../benchmark/speed.js';
 import { header, lossyText, skippedLines } from './header.js';
 import { fewerOrMore, plural } from './words.js';
 import { BASELINE_FORMAT } from '../metadata/format-metadata.js';
+import { familyDetailLines, familySummaryLines } from './families.js';
 
 /**
  * The terminal report, summary first so it fits one screen: totals, the recommendation per dataset
@@ -19,13 +21,13 @@ export function benchmarkTable(result: BenchmarkResult, options: RenderOptions =
   const s = summarize(result);
   const star = (text: string) => (options.color ? `\u001b[1m${text} *\u001b[22m` : `${text} *`);
   const baseline = result.settings.savings_baseline;
-  const tk = s.primary === 'heuristic' ? 'heuristic tokens (an estimate)' : `${s.primary} tokens`;
+  const tk = s.primary === 'heuristic' ? 'heuristic tokens (an estimate)' : `${tokenizerLabel(s.primary)} tokens`;
   const out: string[] = [];
 
   out.push(header(result));
   out.push('');
   out.push(
-    `Totals over ${plural(result.datasets.length, 'dataset')}: ${tk}; change vs ${baseline} (same items, level and tokenizer); pages at ${int(result.settings.budget)} ${s.primary} tokens; * = fewest tokens among lossless formats`,
+    `Totals over ${plural(result.datasets.length, 'dataset')}: ${tk}; change vs ${baseline} (same items, level and tokenizer); pages at ${int(result.settings.budget)} ${tokenizerLabel(s.primary)} tokens; * = fewest tokens among lossless formats`,
   );
   const totals = new Table({ head: ['level', ...s.formats], style: { head: [], border: [] }, chars: COMPACT });
   for (const t of s.totals) {
@@ -40,6 +42,7 @@ export function benchmarkTable(result: BenchmarkResult, options: RenderOptions =
   out.push(totals.toString());
 
   out.push('', ...recommendationLines(s, tk, baseline));
+  out.push(...familySummaryLines(result));
   if (s.contrast) out.push('', ...contrastLines(s.contrast));
 
   if (s.speed.length) {
@@ -67,7 +70,7 @@ export function benchmarkTable(result: BenchmarkResult, options: RenderOptions =
     const x = s.session;
     out.push('');
     out.push(
-      `Session ${x.file}: ${plural(x.calls, 'call')}, ${int(x.hits)} answered by a reference to an earlier identical output; savings of ${s.primary} tokens vs ${x.baseline} (combined = dedup + (1 - dedup) × encoder; measured = what the model received)`,
+      `Session ${x.file}: ${plural(x.calls, 'call')}, ${int(x.hits)} answered by a reference to an earlier identical output; savings of ${tokenizerLabel(s.primary)} tokens vs ${x.baseline} (combined = dedup + (1 - dedup) × encoder; measured = what the model received)`,
     );
     const session = new Table({
       head: ['format', 'dedup', 'encoder', 'combined', 'measured'],
@@ -94,7 +97,7 @@ export function benchmarkTable(result: BenchmarkResult, options: RenderOptions =
 
   out.push('');
   out.push(
-    `Per dataset: ${tk}, change vs ${baseline}, pages at ${int(result.settings.budget)} ${s.primary} tokens; ! = not lossless (see above)`,
+    `Per dataset: ${tk}, change vs ${baseline}, pages at ${int(result.settings.budget)} ${tokenizerLabel(s.primary)} tokens; ! = not lossless (see above)`,
   );
   const detail = new Table({
     head: ['dataset / level', ...s.formats],
@@ -118,11 +121,12 @@ export function benchmarkTable(result: BenchmarkResult, options: RenderOptions =
     }
   }
   out.push(detail.toString());
+  out.push(...familyDetailLines(result));
 
   if (s.fit.length) {
     out.push('');
     out.push(
-      `First response at ${int(result.settings.budget)} ${s.primary} tokens (devboy format's pipeline): items included, at which detail; only datasets that do not fit whole at full detail`,
+      `First response at ${int(result.settings.budget)} ${tokenizerLabel(s.primary)} tokens (devboy format's pipeline): items included, at which detail; only datasets that do not fit whole at full detail`,
     );
     const fit = new Table({
       head: ['dataset / format', ...s.formats],
@@ -215,7 +219,7 @@ function heuristicLine(result: BenchmarkResult, s: BenchmarkSummary): string | u
   const range = `${Math.min(...biases).toFixed(1)}% to ${Math.max(...biases) >= 0 ? '+' : ''}${Math.max(...biases).toFixed(1)}%`;
   const w = s.heuristicWinners;
   return [
-    `Heuristic (bytes / 3.5): off by ${range} against ${s.primary} per format and level; it picks another winner in ${int(w.differ)} of`,
+    `Heuristic (bytes / 3.5): off by ${range} against ${tokenizerLabel(s.primary)} per format and level; it picks another winner in ${int(w.differ)} of`,
     `  ${plural(w.cells, 'dataset/level cell')} (${int(w.ties)} have a tie, which agrees when a tied format is the other's winner).`,
   ].join('\n');
 }

@@ -1,4 +1,5 @@
 import type { Comparison, EntryChange, EntryId } from '../compare/compare.js';
+import { tokenizerLabel } from '../tokens/registry.js';
 import { timingCells, timingTitle } from './compare-table.js';
 import {
   changeText,
@@ -37,7 +38,7 @@ export function compareMarkdown(c: Comparison): string {
     out.push(
       '',
       xyBarChart({
-        title: `${v.primary} tokens per format, head as % of base, all levels (line = base; above it = more tokens)`,
+        title: `${tokenizerLabel(v.primary)} tokens per format, head as % of base, all levels (line = base; above it = more tokens)`,
         categories: v.byFormat.map((f) => f.format),
         yLabel: 'head tokens, % of base',
         values: percents,
@@ -52,11 +53,11 @@ export function compareMarkdown(c: Comparison): string {
     out.push(`### Summary`, '', `No token, page, round-trip or row change in any of the ${v.unchangedCells} format/level cells.`);
   } else {
     out.push(
-      `### Summary: format × level cells that changed (tokens summed over the rows both runs have; ▲N/▼N = rows beyond ±${tolerance(c.max_regression)}; pages under ${v.primary ?? '-'})`,
+      `### Summary: format × level cells that changed (tokens summed over the rows both runs have; ▲N/▼N = rows beyond ±${tolerance(c.max_regression)}; pages under ${v.primary ? tokenizerLabel(v.primary) : '-'})`,
       '',
     );
     out.push(
-      row(['format', 'level', ...v.tokenizers, 'pages', 'round trips', 'rows']),
+      row(['format', 'level', ...v.tokenizers.map(tokenizerLabel), 'pages', 'round trips', 'rows']),
       row(['---', '---', ...v.tokenizers.map(() => '---:'), '---:', '---', '---']),
     );
     for (const cell of v.changed) {
@@ -82,7 +83,10 @@ export function compareMarkdown(c: Comparison): string {
   const entries = (title: string, list: EntryChange[]) => {
     if (list.length === 0) return;
     out.push('', `### ${title} (${plural(list.length, 'row')})`, '');
-    const head = [row(['dataset', 'level', 'format', ...v.tokenizers]), row(['---', '---', '---', ...v.tokenizers.map(() => '---:')])];
+    const head = [
+      row(['dataset', 'level', 'format', ...v.tokenizers.map(tokenizerLabel)]),
+      row(['---', '---', '---', ...v.tokenizers.map(() => '---:')]),
+    ];
     const lines = list.map((e) => row([esc(entryTitle(e)), e.level, e.format, ...v.tokenizers.map((tk) => changeText(e.tokens[tk]))]));
     out.push(...folded(head, lines));
   };

@@ -1,4 +1,5 @@
 import Table from 'cli-table3';
+import { tokenizerLabel } from '../tokens/registry.js';
 import type { Comparison, EntryChange, EntryId } from '../compare/compare.js';
 import type { TimingChange } from '../compare/timing.js';
 import { msSpread, ratio } from './benchmark-summary.js';
@@ -31,10 +32,10 @@ export function compareTable(c: Comparison): string {
     out.push(`Summary: no token, page, round-trip or row change in any of the ${v.unchangedCells} format/level cells.`);
   } else {
     out.push(
-      `Summary: format x level cells that changed (tokens summed over the rows both runs have; ▲N/▼N = rows beyond ±${tolerance(c.max_regression)}; pages under ${v.primary ?? '-'})`,
+      `Summary: format x level cells that changed (tokens summed over the rows both runs have; ▲N/▼N = rows beyond ±${tolerance(c.max_regression)}; pages under ${v.primary ? tokenizerLabel(v.primary) : '-'})`,
     );
     const t = new Table({
-      head: ['format', 'level', ...v.tokenizers.flatMap((tk) => [tk, '']), 'pages', 'round trips', 'rows'],
+      head: ['format', 'level', ...v.tokenizers.flatMap((tk) => [tokenizerLabel(tk), '']), 'pages', 'round trips', 'rows'],
       style: { head: [], border: [], 'padding-left': 0, 'padding-right': 2 },
       chars: BORDERLESS,
     });
@@ -59,7 +60,7 @@ export function compareTable(c: Comparison): string {
     if (list.length === 0) return;
     out.push('', `${title} (${plural(list.length, 'row')}; tokens base -> head under each tokenizer)`);
     const t = new Table({
-      head: ['level', 'format', ...v.tokenizers, 'dataset'],
+      head: ['level', 'format', ...v.tokenizers.map(tokenizerLabel), 'dataset'],
       style: { head: [], border: [], 'padding-left': 0, 'padding-right': 2 },
       chars: BORDERLESS,
     });

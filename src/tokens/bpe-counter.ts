@@ -1,5 +1,5 @@
 import { mergeCountByBuckets, mergeCountByScan } from './bpe-merge.js';
-import { ByteRanks, toByteString, type RawRanks } from './byte-ranks.js';
+import { ByteRanks, toByteString, type RankLookup, type RawRanks } from './byte-ranks.js';
 
 /**
  * Pieces at least this many bytes long merge with the bucket queue, shorter ones with the scan.
@@ -22,16 +22,16 @@ const CACHE_MAX_PIECE = 256;
  * near-linear on long pieces instead of quadratic.
  */
 export class BpeCounter {
-  private readonly ranks: ByteRanks;
+  private readonly ranks: RankLookup;
   private readonly split: RegExp;
   private cache = new Map<string, number>();
 
   constructor(
-    raw: RawRanks,
+    raw: RawRanks | RankLookup,
     split: RegExp,
     readonly bucketsFromBytes = BUCKETS_FROM_BYTES,
   ) {
-    this.ranks = new ByteRanks(raw);
+    this.ranks = Array.isArray(raw) ? new ByteRanks(raw as RawRanks) : (raw as RankLookup);
     // Own copy: exec() moves lastIndex, and the library's regex object is shared with its encoder.
     this.split = new RegExp(split.source, split.flags.includes('g') ? split.flags : `${split.flags}g`);
   }

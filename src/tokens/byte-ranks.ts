@@ -15,6 +15,28 @@ export function toByteString(text: string): string {
   return NON_ASCII.test(text) ? Buffer.from(text, 'utf8').toString('latin1') : text;
 }
 
+/** What a BPE merge asks of a vocabulary: the rank of a whole piece, and of a byte range of it. */
+export interface RankLookup {
+  ofPiece(piece: string, bytes: string): number | undefined;
+  ofRange(bytes: string, start: number, end: number): number | undefined;
+}
+
+/**
+ * Plain tiktoken ranks (byte string to rank, no quirks): what tiktoken, js-tiktoken and Mistral's
+ * tekken do with a rank table.
+ */
+export class PlainRanks implements RankLookup {
+  constructor(private readonly byBytes: ReadonlyMap<string, number>) {}
+
+  ofPiece(_piece: string, bytes: string): number | undefined {
+    return this.byBytes.get(bytes);
+  }
+
+  ofRange(bytes: string, start: number, end: number): number | undefined {
+    return this.byBytes.get(bytes.slice(start, end));
+  }
+}
+
 /**
  * Rank lookups that answer exactly as gpt-tokenizer 4.0.0's BytePairEncodingCore does, so merges
  * built on them reproduce its counts. Its lookup of a byte range is: valid UTF-8 (its own
@@ -25,7 +47,7 @@ export function toByteString(text: string): string {
  *  - TextDecoder strips a leading BOM, so a valid range starting EF BB BF gets the rank of the rest.
  * Everything else is one Map lookup of the range's byte string.
  */
-export class ByteRanks {
+export class ByteRanks implements RankLookup {
   private readonly byBytes = new Map<string, number>();
   /** Text entries containing lone surrogates: reachable only by a whole piece equal to them (none in 4.0.0's tables). */
   private readonly illFormed = new Map<string, number>();

@@ -1,9 +1,10 @@
 import { fewerOrMore, plural } from '../report/words.js';
+import { tokenizerLabel } from '../tokens/registry.js';
 import type { CallReport, TranscriptReport } from './playback.js';
 
 /** The human-readable report: every token figure names its tokenizer, every saving its baseline. */
 export function transcriptReportText(r: TranscriptReport, source: { name: string; kind: string }): string {
-  const tk = r.estimate ? `${r.tokenizer} tokens, an estimate` : `${r.tokenizer} tokens`;
+  const tk = r.estimate ? `${r.tokenizer} tokens, an estimate` : `${tokenizerLabel(r.tokenizer)} tokens`;
   const rows = r.per_call.map((c, i) => [
     String(i + 1),
     c.line === null ? '-' : String(c.line),

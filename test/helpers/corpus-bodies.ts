@@ -1,5 +1,7 @@
 import { readCorpus } from '../../src/replay/corpus.js';
 import type { RecordedExchange } from '../../src/replay/exchange.js';
+import type { Dataset } from '../../src/model/index.js';
+import { corpusDatasets } from './budget.js';
 import { corpusDir } from './paths.js';
 
 export type CorpusExchange = RecordedExchange & { file: string };
@@ -10,4 +12,22 @@ let cache: Promise<CorpusExchange[]> | undefined;
 export function corpusExchanges(): Promise<CorpusExchange[]> {
   cache ??= readCorpus(corpusDir()).then((projects) => projects.flatMap((p) => p.entries.map((e) => ({ ...e.exchange, file: e.file }))));
   return cache;
+}
+
+/**
+ * Corpus datasets read from exactly one recorded response, with that recording: the cases where
+ * a file-reading command (format, stats) and the benchmark see the same bytes. A URL recorded more
+ * than once (on different dates) is answered by the replay server's choice, so it is left out.
+ */
+export async function oneResponseDatasets(): Promise<{ dataset: Dataset; exchange: CorpusExchange }[]> {
+  const labelOf = (url: string) => `GET ${new URL(url).pathname}${new URL(url).search}`;
+  const all = await corpusExchanges();
+  const counts = new Map<string, number>();
+  for (const e of all) counts.set(labelOf(e.request.url), (counts.get(labelOf(e.request.url)) ?? 0) + 1);
+  const exchanges = new Map(all.filter((e) => counts.get(labelOf(e.request.url)) === 1).map((e) => [labelOf(e.request.url), e]));
+  return (await corpusDatasets()).flatMap((dataset) => {
+    const exchange = exchanges.get(dataset.label);
+    // joined single GETs and followed pages have no one response
+    return dataset.requests.length === 1 && exchange ? [{ dataset, exchange }] : [];
+  });
 }

@@ -1,5 +1,5 @@
 /**
- * The fast suite (`npm test`) checks a fixed, spread-out sample of the corpus-wide grids, 2,000
+ * The fast suite (`npm test`) checks a fixed, spread-out sample of the corpus-wide grids, 500
  * values per property and one of the slow interrupt cases; the full suite (`npm run test:corpus`,
  * DEVBOY_TEST_CORPUS=full) checks every cell, 10,000 values and every case. Same code, same
  * assertions: only how many cases.

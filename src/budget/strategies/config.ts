@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { UsageError } from '../../errors.js';
 import { isStrategyName } from './resolver.js';
 import { STRATEGY_NAMES, type StrategyName } from './strategy.js';
@@ -12,6 +12,11 @@ export interface PipelineConfig {
   file?: string;
   /** `[format_pipeline.strategies]`: tool or dataset name → strategy. */
   strategies: Record<string, StrategyName>;
+  /**
+   * `[format_explainers]`: format name → file holding the prompt that teaches it (a path relative
+   * to the config file), replacing docs/formats/<format>-prompt.md. Absent when the table is.
+   */
+  explainers?: Record<string, string>;
 }
 
 /**
@@ -29,20 +34,28 @@ export async function loadPipelineConfig(explicit: string | undefined, cwd = pro
     const code = (err as NodeJS.ErrnoException).code;
     throw new UsageError(code === 'ENOENT' ? 'no such config file' : `cannot read config: ${code ?? (err as Error).message}`, { file });
   }
-  return { file, strategies: await parseStrategies(text, file) };
+  const explainers = await parseExplainers(text, file);
+  return { file, strategies: await parseStrategies(text, file), ...(explainers ? { explainers } : {}) };
+}
+
+/** `[format_explainers]`: name = "path", paths resolved against the config file's folder. */
+export async function parseExplainers(text: string, file: string): Promise<Record<string, string> | undefined> {
+  const table = (await parseToml(text, file))['format_explainers'];
+  if (table === undefined) return undefined;
+  if (!isTable(table))
+    throw new UsageError('[format_explainers] must be a table of format = "file"', { file, ...lineOf(text, 'format_explainers') });
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(table)) {
+    if (typeof value !== 'string' || value === '')
+      throw new UsageError(`explainer for "${name}" must be a file path`, { file, ...lineOf(text, name) });
+    out[name] = resolve(dirname(file), value);
+  }
+  return out;
 }
 
 /** smol-toml is imported only when a config is read, so `devboy --help` never loads it. */
 export async function parseStrategies(text: string, file: string): Promise<Record<string, StrategyName>> {
-  const { parse, TomlError } = await import('smol-toml');
-  let doc: Record<string, unknown>;
-  try {
-    doc = parse(text) as Record<string, unknown>;
-  } catch (err) {
-    if (err instanceof TomlError)
-      throw new UsageError(`invalid TOML: ${firstLine(err.message)}`, { file, line: err.line, col: err.column });
-    throw err;
-  }
+  const doc = await parseToml(text, file);
   const pipeline = doc['format_pipeline'];
   if (pipeline === undefined) return {};
   const table = isTable(pipeline) ? pipeline['strategies'] : undefined;
@@ -60,6 +73,17 @@ export async function parseStrategies(text: string, file: string): Promise<Recor
     out[name] = value;
   }
   return out;
+}
+
+async function parseToml(text: string, file: string): Promise<Record<string, unknown>> {
+  const { parse, TomlError } = await import('smol-toml');
+  try {
+    return parse(text) as Record<string, unknown>;
+  } catch (err) {
+    if (err instanceof TomlError)
+      throw new UsageError(`invalid TOML: ${firstLine(err.message)}`, { file, line: err.line, col: err.column });
+    throw err;
+  }
 }
 
 function isTable(v: unknown): v is Record<string, unknown> {

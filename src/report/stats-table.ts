@@ -1,0 +1,123 @@
+import Table from 'cli-table3';
+import type { FormatName } from '../formats/types.js';
+import type { Recommendation, StatsResult, StatsRow } from '../stats/stats.js';
+import { ms, pct } from './benchmark-summary.js';
+import { tokenizerLabel } from '../tokens/registry.js';
+import { fewerOrMore, int, plural } from './words.js';
+
+const COMPACT = { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' };
+
+/**
+ * `devboy stats` as text: the recommendation first, then every level x tokenizer against every
+ * format (tokens, change vs the baseline, pages), bytes, speed, and what did not round-trip.
+ */
+export function statsTable(s: StatsResult): string {
+  const { input, settings } = s;
+  const what = input.shape
+    ? `${input.shape}, ${plural(input.items ?? 0, 'item')}`
+    : `${input.note ?? 'not a provider response'}; measured as given`;
+  const out = [
+    `devboy stats: ${input.file} (${input.format}, ${int(input.bytes)} bytes): ${what}`,
+    `tokenizers: ${s.tokenizers.map((t) => `${t.name} (${t.implementation})`).join('; ')}`,
+    '',
+    recommendationText(s.recommendation),
+    '',
+    `Tokens; change vs ${settings.savings_baseline} (same level and tokenizer); pages at ${int(settings.budget)} tokens of that tokenizer; * = fewest tokens among lossless formats; ✗ = not lossless`,
+  ];
+  const formats = settings.formats;
+  const table = new Table({ head: ['level', 'tokenizer', ...formats], style: { head: [], border: [] }, chars: COMPACT });
+  for (const level of settings.levels) {
+    for (const [i, t] of s.tokenizers.entries()) {
+      const rows = formats.map((f) => cell(s.rows, level, f, t.name));
+      const best = winner(rows);
+      table.push([
+        i === 0 ? level : '',
+        t.estimate ? `${t.name} (est.)` : tokenizerLabel(t.name),
+        ...rows.map((r) => {
+          const text = `${int(r.tokens)} ${pct(r.saving)} ${r.pages === null ? '-' : `${int(r.pages)}p`}${r.lossless ? '' : ' ✗'}`;
+          return r.format === best ? `${text} *` : text;
+        }),
+      ]);
+    }
+    table.push(['', 'bytes', ...formats.map((f) => int(cell(s.rows, level, f, s.tokenizers[0]!.name).bytes))]);
+  }
+  out.push(table.toString());
+
+  out.push(...familyLines(s));
+
+  const raw = s.tokenizers[0]!.name;
+  out.push('', `Speed at level raw: per-call median of ${plural(settings.runs, 'run')} [fastest-slowest]`);
+  const speed = new Table({ head: ['format', 'encode', 'decode'], style: { head: [], border: [] }, chars: COMPACT });
+  for (const f of formats) {
+    const r = cell(s.rows, 'raw', f, raw);
+    speed.push([f, spread(r.encode), spread(r.decode)]);
+  }
+  out.push(speed.toString());
+
+  const lossy = s.rows.filter((r) => !r.lossless && r.tokenizer === raw);
+  if (lossy.length) {
+    out.push('', `Not lossless: ${plural(lossy.length, 'level/format cell')}`);
+    for (const r of lossy) out.push(`  ${r.level} ${r.format}: ${r.reason ?? 'does not round-trip'}`);
+  }
+  return `${out.join('\n')}\n`;
+}
+
+/**
+ * Where the winner changes between real tokenizers (only with two or more), and the break-even of
+ * each format's explainer under the recommendation's tokenizer, one line per level.
+ */
+function familyLines(s: StatsResult): string[] {
+  const out: string[] = [];
+  const real = s.tokenizers.filter((t) => !t.estimate);
+  if (real.length > 1) {
+    out.push('', `Winner by tokenizer (lossless, fewest tokens; the heuristic aside):`);
+    for (const w of s.winner_by_tokenizer) {
+      const picks = w.winners
+        .filter((x) => real.some((t) => t.name === x.tokenizer))
+        .map((x) => `${tokenizerLabel(x.tokenizer)} ${x.format ?? 'none'}`);
+      out.push(`  ${w.level.padEnd(8)} ${picks.join(', ')}${w.changes ? '  (the winner changes)' : ''}`);
+    }
+  }
+  const tk = s.recommendation.tokenizer;
+  const explained = s.explainers.filter((e) => e.tokens[tk] !== undefined);
+  if (explained.length) {
+    out.push(
+      '',
+      `Break-even under ${tokenizerLabel(tk)}: results like this one after which a format's saving per result vs ${s.settings.savings_baseline} repays the prompt that teaches it (${explained.map((e) => `${e.format} ${int(e.tokens[tk]!)}`).join(', ')} tokens); never = it saves nothing`,
+    );
+    for (const level of s.settings.levels) {
+      const cells = s.break_even.filter((b) => b.level === level && b.tokenizer === tk);
+      out.push(
+        `  ${level.padEnd(8)} ${cells.map((b) => `${b.format} ${b.break_even === null ? 'never' : int(b.break_even)}${b.lossless ? '' : ' (lossy)'}`).join(', ')}`,
+      );
+    }
+  }
+  return out;
+}
+
+/** One line: the format, its tokens and saving against the named baseline, and what the runner-up costs. */
+export function recommendationText(r: Recommendation): string {
+  const tk = r.estimate ? `${r.tokenizer} tokens (an estimate)` : `${tokenizerLabel(r.tokenizer)} tokens`;
+  const parts = [
+    `Recommendation: ${r.format}, the lossless format with the fewest ${tk} for this input as given: ${int(r.tokens)}, ${fewerOrMore(r.saving)} than ${r.baseline.name} (${int(r.baseline.tokens)})`,
+  ];
+  if (r.runner_up)
+    parts.push(
+      `runner-up ${r.runner_up.format}: ${int(r.runner_up.tokens)}, ${fewerOrMore(1 - r.runner_up.tokens / r.tokens)} than ${r.format}`,
+    );
+  return parts.join('; ');
+}
+
+function cell(rows: readonly StatsRow[], level: string, format: FormatName, tokenizer: string): StatsRow {
+  return rows.find((r) => r.level === level && r.format === format && r.tokenizer === tokenizer)!;
+}
+
+function winner(rows: readonly StatsRow[]): FormatName | undefined {
+  const lossless = rows.filter((r) => r.lossless);
+  const fewest = Math.min(...lossless.map((r) => r.tokens));
+  return lossless.find((r) => r.tokens === fewest)?.format;
+}
+
+function spread(t: StatsRow['encode']): string {
+  return t.runs === 0 ? '-' : `${ms(t.median_ms)} ms [${ms(t.min_ms)}-${ms(t.max_ms)}]`;
+}

@@ -1,0 +1,282 @@
+import { DataError } from '../errors.js';
+import { FORMAT_NAMES, loadFormats, type FormatName, type FormatOptions } from '../formats/registry.js';
+import type { InputFormatName } from '../formats/detect.js';
+import type { Input } from '../io/read-input.js';
+import { isJsonObject, type JsonObject, type JsonValue } from '../json/types.js';
+import { BASELINE_FORMAT, roundFraction, savingAgainst, type SavingsBaseline } from '../metadata/format-metadata.js';
+import type { DatasetKind, ModelItem } from '../model/index.js';
+import { readResponse, type ResponseItems } from '../providers/response.js';
+import { loadTokenizer } from '../tokens/registry.js';
+import type { Tokenizer, TokenizerName } from '../tokens/types.js';
+import { itemsAtLevel, DETAIL_LEVELS, type Level } from '../trim/levels.js';
+import { readValue } from '../convert/convert.js';
+import { measureEncoding, type Encoded } from '../benchmark/measure.js';
+import { pagesAtBudget } from '../benchmark/pages.js';
+import type { Timing } from '../benchmark/schema.js';
+import { TokenCache } from '../benchmark/token-cache.js';
+import { tokenizerImplementation } from '../benchmark/versions.js';
+import { devboyVersion } from '../versions.js';
+import type { Explainer } from '../formats/explainers.js';
+import { countExplainers, type BreakEvenEntry, type ExplainerEntry } from '../benchmark/break-even.js';
+import type { WinnerEntry } from '../benchmark/families.js';
+import { familyViewsOfCounts, type MeasuredCounts } from '../benchmark/input-families.js';
+
+export const STATS_SCHEMA = 'devboy.stats/1';
+
+export interface StatsRequest {
+  input: Input;
+  from?: InputFormatName;
+  /** Narrows what a provider response is read as (e.g. a Jira issue's comments). */
+  kind?: DatasetKind;
+  tokenizers: TokenizerName[];
+  budget: number;
+  runs: number;
+  savingsBaseline: SavingsBaseline;
+  formatOptions?: FormatOptions;
+  /** The prompts that teach each format, for the break-even (none: no break-even). */
+  explainers?: readonly Explainer[];
+}
+
+export interface StatsRow {
+  level: Level;
+  format: FormatName;
+  tokenizer: TokenizerName;
+  tokens: number;
+  bytes: number;
+  /** Tokens saved against the savings baseline (same level and tokenizer): 0.1 = 10% fewer, negative = more. */
+  saving: number;
+  /** Responses of at most `budget` tokens an agent reads to see every item; 1 for a value that is no list and fits. */
+  pages: number | null;
+  lossless: boolean;
+  reason?: string;
+  encode: Timing;
+  decode: Timing;
+}
+
+export interface Recommendation {
+  tokenizer: TokenizerName;
+  estimate: boolean;
+  level: Level;
+  format: FormatName;
+  tokens: number;
+  baseline: { name: SavingsBaseline; tokens: number };
+  /** Against the baseline, as in the rows. */
+  saving: number;
+  runner_up?: { format: FormatName; tokens: number };
+  /** Tool results like this one after which the format's saving repays its explainer; null: never; absent: JSON needs none. */
+  break_even?: { explainer_tokens: number; results: number | null };
+}
+
+export interface StatsResult {
+  schema: typeof STATS_SCHEMA;
+  devboy: string;
+  input: {
+    file: string;
+    format: InputFormatName;
+    bytes: number;
+    /** What the value was recognised as (e.g. "GitHub issues"); null when it is not a provider's items. */
+    shape: string | null;
+    /** Why the input is measured as given when it is not a provider's items. */
+    note?: string;
+    kind: DatasetKind | null;
+    items: number | null;
+  };
+  settings: { budget: number; runs: number; savings_baseline: SavingsBaseline; levels: Level[]; formats: FormatName[] };
+  tokenizers: { name: TokenizerName; estimate: boolean; implementation: string }[];
+  rows: StatsRow[];
+  recommendation: Recommendation;
+  /** Per level: the fewest-token lossless format under each tokenizer, and whether real tokenizers disagree. */
+  winner_by_tokenizer: WinnerEntry[];
+  /** The prompts that teach each format, counted under every tokenizer. */
+  explainers: ExplainerEntry[];
+  /** Per level, format and tokenizer: results like this input after which the explainer is repaid. */
+  break_even: BreakEvenEntry[];
+}
+
+interface LevelValue {
+  level: Level;
+  value: JsonValue;
+  models?: readonly ModelItem[];
+}
+
+/**
+ * `devboy stats`: one input in every format, at every detail level when it holds a provider's
+ * items (only as given otherwise), under every tokenizer; and the format to use.
+ */
+export async function computeStats(req: StatsRequest): Promise<StatsResult> {
+  const { from, value } = await readValue(req.input, req.from, req.formatOptions);
+  const recognised = recognise(value, req.input.name, req.kind);
+  const read = 'read' in recognised ? recognised.read : undefined;
+  const levels: LevelValue[] = read
+    ? [
+        { level: 'raw', value: read.raw, ...(read.rawAligned ? { models: read.items } : {}) },
+        ...DETAIL_LEVELS.map((level) => ({ level, value: itemsAtLevel(read, level) as JsonValue, models: read.items })),
+      ]
+    : [{ level: 'raw', value: 'value' in recognised ? recognised.value : value }];
+  const formats = await loadFormats(FORMAT_NAMES, req.formatOptions);
+  const tokenizers = await Promise.all(req.tokenizers.map((n) => loadTokenizer(n)));
+  const caches = new Map(tokenizers.map((t) => [t.name, new TokenCache(t)]));
+  const rows: StatsRow[] = [];
+  for (const lv of levels) {
+    const encoded = formats.map((f) => measureOrExplain(f, lv.value, req.runs, req.input.name));
+    for (const tokenizer of tokenizers) {
+      const { count } = caches.get(tokenizer.name)!;
+      const baselineTokens = count(encoded.find((e) => e.format.name === BASELINE_FORMAT[req.savingsBaseline])!.text);
+      for (const e of encoded) {
+        const tokens = count(e.text);
+        const pages = pagesOf(e, lv, read?.kind, tokenizer, req.budget, count);
+        const lossless = e.lossless && !pages.loss;
+        rows.push({
+          level: lv.level,
+          format: e.format.name,
+          tokenizer: tokenizer.name,
+          tokens,
+          bytes: e.bytes,
+          saving: roundFraction(savingAgainst(tokens, baselineTokens)),
+          pages: pages.pages,
+          lossless,
+          ...(e.reason || pages.loss ? { reason: e.reason ?? pages.loss } : {}),
+          encode: e.encode,
+          decode: e.decode,
+        });
+      }
+    }
+  }
+  const main = tokenizers.find((t) => !t.estimate) ?? tokenizers[0]!;
+  const explainers = req.explainers?.length ? countExplainers(req.explainers, tokenizers) : [];
+  const views = levels.map((lv) => familyViewsOfCounts(countsAt(rows, lv.level, tokenizers, req, explainers)));
+  const break_even = views.flatMap((v) => v.break_even);
+  const recommendation = recommend(rows, main, req.savingsBaseline, req.input.name);
+  const repaid = break_even.find((b) => b.level === 'raw' && b.format === recommendation.format && b.tokenizer === main.name);
+  return {
+    schema: STATS_SCHEMA,
+    devboy: devboyVersion(),
+    input: {
+      file: req.input.name,
+      format: from,
+      bytes: Buffer.byteLength(req.input.text),
+      shape: read?.shape ?? null,
+      ...('note' in recognised ? { note: recognised.note } : {}),
+      kind: read?.kind ?? null,
+      items: read ? read.items.length : null,
+    },
+    settings: {
+      budget: req.budget,
+      runs: req.runs,
+      savings_baseline: req.savingsBaseline,
+      levels: levels.map((l) => l.level),
+      formats: formats.map((f) => f.name),
+    },
+    tokenizers: tokenizers.map((t) => ({ name: t.name, estimate: t.estimate, implementation: tokenizerImplementation(t.name) })),
+    rows,
+    recommendation: repaid
+      ? { ...recommendation, break_even: { explainer_tokens: repaid.explainer_tokens, results: repaid.break_even } }
+      : recommendation,
+    winner_by_tokenizer: views.flatMap((v) => v.winner_by_tokenizer),
+    explainers,
+    break_even,
+  };
+}
+
+/** One level's counts as plain numbers, for the family views the benchmark report uses too. */
+function countsAt(
+  rows: readonly StatsRow[],
+  level: Level,
+  tokenizers: readonly Tokenizer[],
+  req: StatsRequest,
+  explainers: readonly ExplainerEntry[],
+): MeasuredCounts {
+  const at = rows.filter((r) => r.level === level);
+  const counts: MeasuredCounts['counts'] = {};
+  const lossless: MeasuredCounts['lossless'] = {};
+  for (const r of at) {
+    (counts[r.tokenizer] ??= {})[r.format] = r.tokens;
+    lossless[r.format] = (lossless[r.format] ?? true) && r.lossless;
+  }
+  return {
+    label: req.input.name,
+    level,
+    counts,
+    lossless,
+    tokenizers: tokenizers.map((t) => ({ name: t.name, estimate: t.estimate })),
+    baseline: req.savingsBaseline,
+    ...(explainers.length ? { explainers } : {}),
+  };
+}
+
+/**
+ * The input as a provider's items when it is one (the rule `devboy format` and the benchmark share);
+ * otherwise the value to measure as given (a recorded exchange's body, not its envelope) and why.
+ */
+function recognise(value: JsonValue, file: string, kind?: DatasetKind): { read: ResponseItems } | { value: JsonValue; note: string } {
+  try {
+    return { read: readResponse(value, file, kind) };
+  } catch (err) {
+    // Asked for a kind: the user says it is a provider response, so not reading it as one is the error.
+    if (kind !== undefined || !(err instanceof DataError)) throw err;
+    const body =
+      isJsonObject(value) && isJsonObject(value['request']) && isJsonObject(value['response'])
+        ? (value['response'] as JsonObject)['body']
+        : undefined;
+    return body === undefined
+      ? { value, note: 'not a provider response' }
+      : { value: body, note: `a recorded exchange's body, ${err.message}` };
+  }
+}
+
+/** A format that cannot encode the value (e.g. a lone surrogate) fails the command with the format and file named. */
+function measureOrExplain(format: Encoded['format'], value: JsonValue, runs: number, file: string): Encoded {
+  try {
+    // One input: exactly --runs timed runs (no time budget).
+    return measureEncoding(format, value, { maxRuns: runs, budgetMs: 0 });
+  } catch (err) {
+    if (err instanceof DataError) throw err.inFile(file);
+    throw new DataError(`cannot encode as ${format.name}: ${(err as Error).message}`, { file });
+  }
+}
+
+function pagesOf(
+  e: Encoded,
+  lv: LevelValue,
+  kind: DatasetKind | undefined,
+  tokenizer: Tokenizer,
+  budget: number,
+  count: (text: string) => number,
+): { pages: number | null; loss?: string } {
+  if (!Array.isArray(lv.value)) return { pages: count(e.text) <= budget ? 1 : null };
+  return pagesAtBudget({
+    ...(kind ? { kind } : {}),
+    items: lv.value,
+    text: e.text,
+    ...(lv.models ? { models: lv.models } : {}),
+    budget,
+    format: e.format,
+    tokenizer,
+    count,
+  });
+}
+
+/**
+ * The lossless format with the fewest tokens under the main tokenizer (the first real one asked
+ * for), for the input as given (level raw); a tie goes to the earlier format in the registry.
+ */
+export function recommend(rows: readonly StatsRow[], main: Tokenizer, baseline: SavingsBaseline, file: string): Recommendation {
+  const at = rows.filter((r) => r.level === 'raw' && r.tokenizer === main.name);
+  const ranked = at
+    .filter((r) => r.lossless)
+    .sort((a, b) => a.tokens - b.tokens || FORMAT_NAMES.indexOf(a.format) - FORMAT_NAMES.indexOf(b.format));
+  const best = ranked[0];
+  if (!best) throw new DataError('no format round-trips this input', { file });
+  const base = at.find((r) => r.format === BASELINE_FORMAT[baseline])!;
+  const next = ranked[1];
+  return {
+    tokenizer: main.name,
+    estimate: main.estimate,
+    level: 'raw',
+    format: best.format,
+    tokens: best.tokens,
+    baseline: { name: baseline, tokens: base.tokens },
+    saving: best.saving,
+    ...(next ? { runner_up: { format: next.format, tokens: next.tokens } } : {}),
+  };
+}

@@ -1,0 +1,142 @@
+/**
+ * Hugging Face BPE merges (tokenizer.json "merges"): a pair of token ids merges into a new id at a
+ * rank, and the lowest-ranked pair present merges first, the leftmost among equals. Unlike tiktoken's
+ * ranks, a merge belongs to the pair, not to the text it makes: "ab"+"c" and "a"+"bc" may rank apart.
+ */
+export class MergeTable {
+  /** key = left * ID_SPAN + right; value = rank * ID_SPAN + merged id. */
+  private readonly map = new Map<number, number>();
+
+  add(left: number, right: number, rank: number, merged: number): void {
+    // A repeated pair takes its last rank, as the libraries' map builds do (none of the shipped files repeats one).
+    this.map.set(left * ID_SPAN + right, rank * ID_SPAN + merged);
+  }
+
+  /** rank * ID_SPAN + merged id, or undefined when the pair does not merge. */
+  get(left: number, right: number): number | undefined {
+    return this.map.get(left * ID_SPAN + right);
+  }
+
+  get size(): number {
+    return this.map.size;
+  }
+}
+
+/** Above every token id of the vocabularies devboy loads (Gemma 3 has 262,144). */
+export const ID_SPAN = 1 << 20;
+const NONE = Number.POSITIVE_INFINITY;
+
+/** Symbols from this many on merge through the heap; fewer through the scan (measured in npm run bench). */
+export const HEAP_FROM_SYMBOLS = 48;
+
+/**
+ * Number of tokens left once every merge applies to the symbols (token ids; the array is used as
+ * scratch space). Same rule as the tokenizers library's Word::merge_all; the two functions below
+ * differ in cost only.
+ */
+export function pairMergeCount(ids: Int32Array, merges: MergeTable, heapFrom = HEAP_FROM_SYMBOLS): number {
+  return ids.length < heapFrom ? pairMergeByScan(ids, merges) : pairMergeByHeap(ids, merges);
+}
+
+/** Short words: a scan for the lowest pair after every merge. */
+export function pairMergeByScan(ids: Int32Array, merges: MergeTable): number {
+  let parts = ids.length;
+  if (parts <= 1) return parts;
+  const pair = new Float64Array(parts);
+  for (let i = 0; i < parts - 1; i++) pair[i] = merges.get(ids[i]!, ids[i + 1]!) ?? NONE;
+  while (parts > 1) {
+    let best = NONE;
+    let at = -1;
+    for (let i = 0; i < parts - 1; i++) {
+      if (pair[i]! < best) {
+        best = pair[i]!;
+        at = i;
+      }
+    }
+    if (at < 0) break;
+    ids[at] = best % ID_SPAN;
+    ids.copyWithin(at + 1, at + 2, parts);
+    pair.copyWithin(at + 1, at + 2, parts);
+    parts--;
+    pair[at] = at + 1 < parts ? (merges.get(ids[at]!, ids[at + 1]!) ?? NONE) : NONE;
+    if (at > 0) pair[at - 1] = merges.get(ids[at - 1]!, ids[at]!) ?? NONE;
+  }
+  return parts;
+}
+
+/**
+ * Long words (Gemma's tokenizer does not split text into words: a compact JSON body is one word of
+ * tens of thousands of symbols): the library's own scheme, a priority queue of (rank, position) over
+ * a linked list of symbols. An entry is stale when its symbol was merged away or the pair at its
+ * position changed (the right symbol grew, so the pair's rank changed), and is skipped when popped.
+ */
+export function pairMergeByHeap(ids: Int32Array, merges: MergeTable): number {
+  const n = ids.length;
+  if (n <= 1) return n;
+  const next = new Int32Array(n);
+  const prev = new Int32Array(n);
+  const gone = new Uint8Array(n);
+  const heap: number[] = [];
+  for (let i = 0; i < n; i++) {
+    next[i] = i + 1 < n ? i + 1 : -1;
+    prev[i] = i - 1;
+  }
+  // Entries are rank * 2^32 + position: the heap's order is the library's (lowest rank, then leftmost).
+  const push = (at: number, packed: number | undefined) => {
+    if (packed !== undefined) heapPush(heap, Math.floor(packed / ID_SPAN) * POS_SPAN + at);
+  };
+  for (let i = 0; i < n - 1; i++) push(i, merges.get(ids[i]!, ids[i + 1]!));
+  let parts = n;
+  while (heap.length > 0) {
+    const top = heapPop(heap);
+    const at = top % POS_SPAN;
+    const rank = (top - at) / POS_SPAN;
+    if (gone[at]) continue;
+    const right = next[at]!;
+    if (right < 0) continue;
+    const packed = merges.get(ids[at]!, ids[right]!);
+    if (packed === undefined || Math.floor(packed / ID_SPAN) !== rank) continue;
+    ids[at] = packed % ID_SPAN;
+    gone[right] = 1;
+    const after = next[right]!;
+    next[at] = after;
+    if (after >= 0) prev[after] = at;
+    parts--;
+    const before = prev[at]!;
+    if (before >= 0) push(before, merges.get(ids[before]!, ids[at]!));
+    if (after >= 0) push(at, merges.get(ids[at]!, ids[after]!));
+  }
+  return parts;
+}
+
+const POS_SPAN = 2 ** 32;
+
+function heapPush(heap: number[], x: number): void {
+  let i = heap.length;
+  heap.push(x);
+  while (i > 0) {
+    const p = (i - 1) >> 1;
+    if (heap[p]! <= x) break;
+    heap[i] = heap[p]!;
+    i = p;
+  }
+  heap[i] = x;
+}
+
+function heapPop(heap: number[]): number {
+  const top = heap[0]!;
+  const x = heap.pop()!;
+  const size = heap.length;
+  if (size === 0) return top;
+  let i = 0;
+  for (;;) {
+    let c = 2 * i + 1;
+    if (c >= size) break;
+    if (c + 1 < size && heap[c + 1]! < heap[c]!) c++;
+    if (heap[c]! >= x) break;
+    heap[i] = heap[c]!;
+    i = c;
+  }
+  heap[i] = x;
+  return top;
+}

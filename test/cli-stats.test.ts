@@ -1,0 +1,113 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { FORMAT_NAMES, loadFormat, type FormatName } from '../src/formats/registry.js';
+import { verifyRoundTrip } from '../src/formats/verify.js';
+import type { StatsResult } from '../src/stats/stats.js';
+import { loadTokenizer } from '../src/tokens/registry.js';
+import { runCli } from './helpers/cli.js';
+import { corpusDir } from './helpers/paths.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'devboy-stats-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+const issuesFile = join(corpusDir(), 'github/betamaxpy__betamax/001_GET_repos_betamaxpy_betamax_issues_direction_asc_per_page_100.json');
+const issues = JSON.parse(readFileSync(issuesFile, 'utf8')).response.body as unknown[];
+
+describe('devboy stats', () => {
+  it('prints the recommendation first, and it is the --json recommendation and the starred raw cell', async () => {
+    const text = await runCli(['stats', issuesFile, '--runs', '1']);
+    assert.equal(text.code, 0, text.stderr);
+    const json = await runCli(['stats', issuesFile, '--runs', '1', '--json']);
+    const s = JSON.parse(json.stdout) as StatsResult;
+    assert.equal(s.schema, 'devboy.stats/1');
+    assert.equal(s.input.shape, 'GitHub issues');
+    const r = s.recommendation;
+    const lines = text.stdout.split('\n');
+    assert.match(lines[0]!, /^devboy stats: .*001_GET_repos_betamaxpy_betamax_issues.*\(json, [\d,]+ bytes\): GitHub issues, \d+ items$/);
+    assert.equal(lines[3], recommendationLine(s));
+    // The raw o200k_base line stars the recommended format's cell.
+    const rawLine = lines.find((l) => /│ raw\s+│ heuristic/.test(l));
+    const o200kLine = lines[lines.indexOf(rawLine!) + 1]!;
+    const cells = o200kLine.split('│').map((c) => c.trim());
+    const starred = cells.slice(3, 3 + FORMAT_NAMES.length).findIndex((c) => c.endsWith('*'));
+    assert.equal(FORMAT_NAMES[starred], r.format);
+    assert.ok(cells[3 + starred]!.startsWith(r.tokens.toLocaleString('en-US')));
+  });
+
+  it('reads TOON, and measures the value it means (the same counts as its JSON)', async () => {
+    const toonFile = join(dir, 'issues.toon');
+    writeFileSync(toonFile, (await loadFormat('toon')).encode(issues as never));
+    const jsonFile = join(dir, 'issues.json');
+    writeFileSync(jsonFile, JSON.stringify(issues));
+    const fromToon = JSON.parse((await runCli(['stats', toonFile, '--runs', '1', '--json'])).stdout) as StatsResult;
+    const fromJson = JSON.parse((await runCli(['stats', jsonFile, '--runs', '1', '--json'])).stdout) as StatsResult;
+    assert.equal(fromToon.input.format, 'toon');
+    const counts = (s: StatsResult) => s.rows.map((r) => [r.level, r.format, r.tokenizer, r.tokens, r.pages]);
+    assert.deepEqual(counts(fromToon), counts(fromJson));
+  });
+
+  it('bad input: one line naming file:line:col, exit 1; an unknown tokenizer is a usage error', async () => {
+    const bad = join(dir, 'bad.json');
+    writeFileSync(bad, '[{"a": 1},\n {"a": }]\n');
+    const r = await runCli(['stats', bad]);
+    assert.equal(r.code, 1);
+    assert.equal(r.stdout, '');
+    assert.match(r.stderr, new RegExp(`^devboy stats: ${bad.replace(/[.]/g, '\\.')}:2:8: invalid JSON: [^\\n]*\\n$`));
+    const u = await runCli(['stats', issuesFile, '--tokenizers', 'gpt2']);
+    assert.equal(u.code, 2);
+    assert.match(u.stderr, /^devboy stats: --tokenizers: unknown value 'gpt2'/);
+  });
+});
+
+describe('devboy convert --to auto', () => {
+  it('writes the fewest-token lossless format (checked here against every format), decoding to the input; stderr names it and the runner-up', async () => {
+    const input = join(dir, 'auto-issues.json');
+    writeFileSync(input, JSON.stringify(issues));
+    const r = await runCli(['convert', input, '--to', 'auto']);
+    assert.equal(r.code, 0, r.stderr);
+    const o200k = await loadTokenizer('o200k_base');
+    const ranked: { name: FormatName; tokens: number }[] = [];
+    for (const name of FORMAT_NAMES) {
+      const format = await loadFormat(name);
+      const text = format.encode(issues as never);
+      if (verifyRoundTrip(format, issues as never, text).lossless) ranked.push({ name, tokens: o200k.count(text) });
+    }
+    ranked.sort((a, b) => a.tokens - b.tokens);
+    const [best, next] = ranked;
+    const chosen = await loadFormat(best!.name);
+    assert.equal(r.stdout, `${chosen.encode(issues as never)}\n`);
+    assert.equal(JSON.stringify(chosen.decode(r.stdout.replace(/\n$/, ''))), JSON.stringify(issues));
+    assert.match(
+      r.stderr,
+      new RegExp(
+        `^auto: ${best!.name}, the lossless format with the fewest o200k_base tokens for this input: ${best!.tokens.toLocaleString('en-US')}; runner-up ${next!.name}: ${next!.tokens.toLocaleString('en-US')}, `,
+      ),
+    );
+  });
+
+  it('a format that loses this input is never chosen: mixed key order in rows leaves TOON and GCF out', async () => {
+    const input = join(dir, 'mixed.json');
+    const rows = Array.from({ length: 40 }, (_, i) => (i % 2 ? { id: i, name: `n${i}`, ok: true } : { name: `n${i}`, id: i, ok: false }));
+    writeFileSync(input, JSON.stringify(rows));
+    const r = await runCli(['convert', input, '--to', 'auto', '--tokenizer', 'heuristic']);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stderr, /not lossless here: .*toon/);
+    const chosen = /^auto: (json|json-compact|stc), .*heuristic tokens \(an estimate\)/.exec(r.stderr)?.[1] as FormatName | undefined;
+    assert.ok(chosen, r.stderr);
+    const back = (await loadFormat(chosen)).decode(r.stdout.replace(/\n$/, ''));
+    assert.equal(JSON.stringify(back), JSON.stringify(rows));
+  });
+});
+
+function recommendationLine(s: StatsResult): string {
+  const r = s.recommendation;
+  const n = (x: number) => x.toLocaleString('en-US');
+  const pctWord = (f: number) => `${Math.abs(f * 100).toFixed(1)}% ${f > 0 ? 'fewer' : 'more'}`;
+  const runner = r.runner_up
+    ? `; runner-up ${r.runner_up.format}: ${n(r.runner_up.tokens)}, ${pctWord(1 - r.runner_up.tokens / r.tokens)} than ${r.format}`
+    : '';
+  return `Recommendation: ${r.format}, the lossless format with the fewest o200k_base tokens for this input as given: ${n(r.tokens)}, ${pctWord(r.saving)} than json_compact (${n(r.baseline.tokens)})${runner}`;
+}
