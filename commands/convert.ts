@@ -6,7 +6,6 @@ import { INPUT_FORMAT_NAMES, type InputFormatName } from '../src/formats/detect.
 import { FORMAT_NAMES, type FormatName } from '../src/formats/types.js';
 import { readInput } from '../src/io/read-input.js';
 import { TOKENIZER_NAMES, type TokenizerName } from '../src/tokens/types.js';
-import { assertTokenizersInstalled } from '../src/tokens/registry.js';
 
 const TOON_DELIMITERS = { comma: ',', tab: '\t', pipe: '|' } as const;
 
@@ -56,7 +55,11 @@ Exit codes: 0 ok; 1 bad data or a failed --verify; 2 usage (unknown format, miss
     const { args, flags } = await this.parse(Convert);
     const source = inputSource(args.file);
     // A missing family's install command comes first, not after reading a large input.
-    if (flags.stats || flags.to === 'auto') assertTokenizersInstalled([flags.tokenizer as TokenizerName]);
+    if (flags.stats || flags.to === 'auto') {
+      // The tokenizer registry loads only when a count is asked for (start-up of a plain convert).
+      const { assertTokenizersInstalled } = await import('../src/tokens/registry.js');
+      assertTokenizersInstalled([flags.tokenizer as TokenizerName]);
+    }
     if (flags.stream) {
       // Only --stream needs the streaming encoder (and the GCF library it loads).
       const { streamConvert } = await import('../src/stream/stream-convert.js');

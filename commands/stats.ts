@@ -1,4 +1,4 @@
-import { Flags } from '@oclif/core';
+import { Flags } from '../src/cli/oclif.js';
 import { DevboyCommand } from '../src/cli/base-command.js';
 import { inputFileArg, inputSource } from '../src/cli/input-arg.js';
 import { parseTokenizers } from '../src/cli/tokenizer-flag.js';

@@ -1,5 +1,5 @@
 import { constants } from 'node:os';
-import { removeLiveTempsSync } from '../io/temp-files.js';
+import { removeLiveTempsSync } from '../io/live-temps.js';
 
 const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 let installed = false;

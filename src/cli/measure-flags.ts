@@ -1,4 +1,4 @@
-import { Flags } from '@oclif/core';
+import { Flags } from './oclif.js';
 import { SAVINGS_BASELINES } from '../metadata/format-metadata.js';
 import { TOKENIZERS_HELP } from './tokenizer-flag.js';
 

@@ -1,7 +1,7 @@
 import { DataError, lineColAt } from '../errors.js';
 import { assertInputFormatName, detectFromContent, detectFromExtension, type InputFormatName } from '../formats/detect.js';
 import { FORMAT_NAMES, loadFormat, loadFormats, type FormatName, type FormatOptions } from '../formats/registry.js';
-import { verifyRoundTrip, type RoundTrip } from '../formats/verify.js';
+import type { RoundTrip } from '../formats/verify.js';
 import { depthMessage, tooDeepPath } from '../json/depth.js';
 import { LoneSurrogateError } from '../json/encode-guard.js';
 import { findNumberLoss } from '../json/numbers.js';
@@ -75,6 +75,8 @@ export async function convert(req: ConvertRequest): Promise<ConvertResult> {
   }
   const result: ConvertResult = { from, to, value, output, ...(auto ? { auto: auto.choice } : {}) };
   if (req.verify) {
+    // Loaded when asked for (--verify, --to auto): a plain convert starts sooner without it.
+    const { verifyRoundTrip } = await import('../formats/verify.js');
     const check = verifyRoundTrip(target, value, output);
     result.verification = check;
     if (!check.lossless) throw new DataError(`round trip failed, output is not lossless: ${check.reason}`, { file });
@@ -103,7 +105,7 @@ async function chooseFormat(
   options: FormatOptions | undefined,
   file: string,
 ): Promise<{ chosen: FormatName; text: string; choice: AutoChoice }> {
-  const { loadTokenizer } = await import('../tokens/registry.js');
+  const [{ loadTokenizer }, { verifyRoundTrip }] = await Promise.all([import('../tokens/registry.js'), import('../formats/verify.js')]);
   const tokenizer = await loadTokenizer(tokenizerName);
   const candidates: (AutoChoice['candidates'][number] & { text?: string })[] = [];
   for (const format of await loadFormats(FORMAT_NAMES, options)) {

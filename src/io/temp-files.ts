@@ -1,8 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { rmSync } from 'node:fs';
 import { lstat, readdir, rm } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
+
+export { liveTemps, removeLiveTempsSync, trackTemp, untrackTemp } from './live-temps.js';
 
 /**
  * Temporary files and folders devboy makes beside its outputs, and the list of those alive in this
@@ -27,8 +28,6 @@ const LEGACY = new RegExp(`^${escape(TEMP_PREFIX)}(\\d+)-[0-9a-f]{8}-.`);
  */
 export const STALE_AFTER_MS = 60_000;
 
-const live = new Set<string>();
-
 /** A fresh temporary path in `dir` (not created). */
 export function tempPathIn(dir: string): string {
   return join(dir, `${TEMP_PREFIX}${HOST_TAG}-${process.pid}-${randomBytes(4).toString('hex')}`);
@@ -37,36 +36,6 @@ export function tempPathIn(dir: string): string {
 /** A fresh path in `dir` to move a folder aside to while its replacement moves in. */
 export function asidePathIn(dir: string): string {
   return join(dir, `${ASIDE_PREFIX}${HOST_TAG}-${process.pid}-${randomBytes(4).toString('hex')}`);
-}
-
-/** `path` exists and is ours to remove if the process is interrupted. */
-export function trackTemp(path: string): void {
-  live.add(path);
-}
-
-/** `path` has been renamed into place or removed. */
-export function untrackTemp(path: string): void {
-  live.delete(path);
-}
-
-/** The temporary paths alive now. */
-export function liveTemps(): string[] {
-  return [...live];
-}
-
-/**
- * Remove every live temporary path, synchronously: for signal and exit handlers, which cannot wait.
- * Failures are ignored; there is nobody left to tell.
- */
-export function removeLiveTempsSync(): void {
-  for (const path of live) {
-    try {
-      rmSync(path, { recursive: true, force: true });
-    } catch {
-      // best effort
-    }
-    live.delete(path);
-  }
 }
 
 /**
