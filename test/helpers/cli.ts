@@ -1,6 +1,6 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { resolve } from 'node:path';
-import { Config, Errors } from '@oclif/core';
+import { Config, Errors } from '../../src/cli/oclif.js';
 import { withCommandStreams } from '../../src/cli/streams.js';
 import { REPO_ROOT } from './paths.js';
 
