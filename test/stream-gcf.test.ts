@@ -12,6 +12,7 @@ import type { JsonObject } from '../src/json/types.js';
 import { rowsFromGcfStream } from '../src/stream/decode-rows.js';
 import { streamRowsToGcf } from '../src/stream/stream-convert.js';
 import type { RowSyntax } from '../src/stream/rows.js';
+import { anyCodePoint } from './helpers/arbitraries.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'devboy-stream-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -58,7 +59,7 @@ const scalar = fc.oneof(
   fc.integer(),
   fc.double({ noNaN: true, noDefaultInfinity: true }),
   fc.string(),
-  fc.string({ unit: 'binary' }),
+  fc.string({ unit: anyCodePoint }),
   fc.constantFrom('', '-', '~', '^', '|', ',', '"', '## x', '##! summary counts=1', ' pad ', '1', 'true', '\n'),
 );
 const key = fc.oneof(
