@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { HfBpeCounter, toJsPattern, type TokenizerJson } from '../src/tokens/hf-bpe.js';
-import { MergeTable, pairMergeByHeap, pairMergeByScan } from '../src/tokens/pair-merge.js';
+import { ID_SPAN, MergeTable, pairMergeByHeap, pairMergeByScan } from '../src/tokens/pair-merge.js';
 import { PROPERTY_RUNS } from './helpers/arbitraries.js';
 
 /**
@@ -80,6 +80,29 @@ describe('pair merges (Hugging Face BPE)', () => {
     );
     assert.equal(pairMergeByScan(symbols(), table), 2);
     assert.equal(pairMergeByHeap(symbols(), table), 2);
+  });
+
+  it('the table answers as a Map would, through every growth, for ids across the whole span', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.nat(ID_SPAN - 1), fc.nat(ID_SPAN - 1), fc.nat(ID_SPAN - 1)), { maxLength: 3000 }),
+        fc.array(fc.tuple(fc.nat(ID_SPAN - 1), fc.nat(ID_SPAN - 1)), { maxLength: 50 }),
+        (adds, probes) => {
+          const table = new MergeTable();
+          const want = new Map<string, number>();
+          adds.forEach(([left, right, merged], rank) => {
+            table.add(left, right, rank, merged);
+            want.set(`${left} ${right}`, rank * ID_SPAN + merged);
+          });
+          assert.equal(table.size, want.size);
+          for (const [left, right] of [...adds.map(([l, r]) => [l, r] as const), ...probes])
+            assert.equal(table.get(left, right), want.get(`${left} ${right}`));
+        },
+      ),
+      { numRuns: Math.ceil(PROPERTY_RUNS / 5) },
+    );
+    assert.throws(() => new MergeTable().add(ID_SPAN, 0, 0, 1), RangeError);
+    assert.throws(() => new MergeTable().add(0, 1, ID_SPAN, 2), RangeError);
   });
 });
 

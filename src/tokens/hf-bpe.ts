@@ -68,7 +68,7 @@ type Step = (text: string, emit: Emit) => void;
 
 export class HfBpeCounter {
   private readonly vocab: Map<string, number>;
-  private readonly merges = new MergeTable();
+  private readonly merges: MergeTable;
   private readonly byteLevel: boolean;
   /** ByteLevel: the vocabulary's character for each byte (GPT-2's bytes_to_unicode) and its id. */
   private readonly byteChars: string[] = [];
@@ -88,6 +88,7 @@ export class HfBpeCounter {
     if (model.dropout) unsupported('BPE dropout');
     if (model.continuing_subword_prefix || model.end_of_word_suffix) unsupported('subword prefixes or suffixes');
     this.vocab = new Map(Object.entries(model.vocab));
+    this.merges = new MergeTable(model.merges.length);
     this.ignoreMerges = model.ignore_merges === true;
     const steps = preTokenizerSteps(json.pre_tokenizer ?? null);
     this.byteLevel = steps.byteLevel;
