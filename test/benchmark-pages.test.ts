@@ -47,7 +47,7 @@ before(async () => {
 describe('benchmark pages: chunk texts shared by the tokenizers', () => {
   it('give the pages and the page losses of each tokenizer planning alone', () => {
     let multiPage = 0;
-    for (const ds of sample(datasets, 24, 5)) {
+    for (const ds of sample(datasets, 36, 5)) {
       const items = datasetAtLevel(ds, 'raw');
       for (const name of FORMAT_NAMES) {
         const format = formats[name];

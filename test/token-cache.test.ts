@@ -95,7 +95,7 @@ describe('token cache: counts add up where it splits', () => {
     const formats = await allFormats();
     for (const t of tokenizers) {
       const cache = new TokenCache(t);
-      for (const [i, ds] of sample(datasets, 24, BPE.indexOf(t.name as never)).entries()) {
+      for (const [i, ds] of sample(datasets, 36, BPE.indexOf(t.name as never)).entries()) {
         for (const level of LEVELS) {
           for (const name of FORMAT_NAMES) {
             const text = formats[name].encode(datasetAtLevel(ds, level));

@@ -1,0 +1,35 @@
+// Writes dist/test-run/: the processes `npm test` runs its test files in.
+// Why: node --test (Node 20) starts one process per file, and each process replays the corpus through
+// the real clients, loads the tokenizers and warms the codecs again: about 40% of the suite's CPU
+// time. Two shared processes do that once each, one per core of a 2-core machine (npm test runs two
+// processes at a time). A few files keep a process of their own: they time the network under forced
+// garbage collections or need a gigabyte of heap, and a shared process would disturb them or be
+// disturbed by them. They run one after another on the second core before its shared process, which
+// takes fewer files so that both cores end together.
+// `node --test dist/test/NAME.test.js` still runs one file alone; test:corpus runs its files alone.
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+const ALONE = ['cli-net.test.js', 'large-lists.test.js', 'net-timeouts.test.js'];
+// Of every five files in name order, the first shared process takes three, the second two (about
+// 18 s of CPU time fewer on a quiet 2-core machine: the files alone).
+const FIRST_OF_FIVE = new Set([1, 2, 4]);
+
+const testDir = fileURLToPath(new URL('../dist/test/', import.meta.url));
+const runDir = fileURLToPath(new URL('../dist/test-run/', import.meta.url));
+const files = readdirSync(testDir)
+  .filter((f) => f.endsWith('.test.js'))
+  .sort();
+for (const f of ALONE) if (!files.includes(f)) throw new Error(`test-groups: ${f} is listed to run alone but dist/test has no such file`);
+
+rmSync(runDir, { recursive: true, force: true });
+mkdirSync(runDir);
+const first = [];
+const second = [];
+files.filter((f) => !ALONE.includes(f)).forEach((f, i) => (FIRST_OF_FIVE.has(i % 5) ? first : second).push(f));
+const imports = (list) => list.map((f) => `import '../test/${f}';\n`).join('');
+// node --test starts files in name order, each as soon as a core is free: the first shared process on
+// one core; on the other, the files alone, then the second shared process.
+writeFileSync(`${runDir}1-shared.test.js`, imports(first));
+ALONE.forEach((f) => writeFileSync(`${runDir}2-alone-${f}`, imports([f])));
+writeFileSync(`${runDir}3-shared.test.js`, imports(second));
