@@ -5,6 +5,7 @@ import { describe, it } from 'node:test';
 import { parseBenchmarkResult } from '../src/benchmark/read-result.js';
 import { rowKey, type BenchmarkResult } from '../src/benchmark/schema.js';
 import { compareResults } from '../src/compare/compare.js';
+import { compareView } from '../src/report/compare-view.js';
 import { FIXTURES, REPO_ROOT } from './helpers/paths.js';
 
 // Real results: a run over part of the embedded corpus (test/fixtures/report/small-result.json,
@@ -121,6 +122,28 @@ describe('devboy compare (library)', () => {
     assert.equal(all.passed, false);
     assert.equal(all.counts.out_of_scope, 0);
     assert.ok(all.counts.removed > 0);
+  });
+
+  it('a head with no row in common with the base fails: a gate that compared nothing has checked nothing', () => {
+    // A project the base never measured (a new matrix entry, or the wrong baseline file): every head row is new.
+    const base = clone();
+    base.rows = base.rows.filter((r) => r.project !== 'betamaxpy__betamax');
+    const head = clone();
+    head.rows = head.rows.filter((r) => r.project === 'betamaxpy__betamax');
+    head.datasets = head.datasets.filter((d) => d.project === 'betamaxpy__betamax');
+    head.source = { kind: 'corpus', corpus: 'embedded', target: 'betamaxpy__betamax' };
+    const c = compareResults(named(base, 'base.json'), named(head, 'head.json'));
+    assert.equal(c.counts.rows_compared, 0);
+    assert.equal(c.counts.out_of_scope, base.rows.length);
+    assert.ok(c.counts.added > 0);
+    assert.equal(c.passed, false);
+    const verdict = compareView(c).verdict;
+    assert.match(verdict, /^FAILED: no row of the head is in the base, so nothing was compared/);
+    assert.match(verdict, new RegExp(`${base.rows.length} base rows outside the head's scope`));
+
+    // One row in common is a comparison again: the same head passes against a base that has it.
+    base.rows.push(head.rows[0]!);
+    assert.equal(compareResults(named(base, 'base.json'), named(head, 'head.json')).passed, true);
   });
 
   it("a merged head's scope is the union of its parts' sources", () => {

@@ -85,7 +85,7 @@ export interface Comparison {
   base: RunInfo;
   head: RunInfo;
   max_regression: number;
-  /** False on a token regression beyond max_regression, a lost round trip or a removed row. */
+  /** False on a token regression beyond max_regression, a lost round trip, a removed row, or no row in common. */
   passed: boolean;
   counts: {
     /** Benchmark rows (one per tokenizer) present in both runs. */
@@ -218,7 +218,8 @@ export function compareResults(base: NamedResult, head: NamedResult, options: { 
     base: runInfo(base),
     head: runInfo(head),
     max_regression: maxRegression,
-    passed: regressions.length === 0 && lost.length === 0 && removed.length === 0,
+    // Nothing in common (a project the base never measured, the wrong baseline file) is no pass: the gate checked nothing.
+    passed: pairs.length > 0 && regressions.length === 0 && lost.length === 0 && removed.length === 0,
     counts: {
       rows_compared: pairs.length,
       entries_compared: entriesCompared,

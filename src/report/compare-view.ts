@@ -84,6 +84,7 @@ function verdictOf(c: Comparison): string {
   const n = c.counts;
   const tol = tolerance(c.max_regression);
   const problems = [
+    n.rows_compared === 0 && 'no row of the head is in the base, so nothing was compared',
     n.regressions && `${plural(n.regressions, 'row')} grew more than ${tol} in tokens`,
     n.lost_round_trips && `${plural(n.lost_round_trips, 'row')} stopped round-tripping`,
     n.removed && `${plural(n.removed, 'row')} ${n.removed === 1 ? 'is' : 'are'} missing`,
