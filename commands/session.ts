@@ -10,7 +10,7 @@ import { TOKENIZER_NAMES, type TokenizerName } from '../src/tokens/types.js';
 import { assertTokenizersInstalled } from '../src/tokens/registry.js';
 
 export default class Session extends DevboyCommand {
-  static override summary = 'Play back an agent session transcript: what L0 dedup and an encoder save across its tool calls.';
+  static override summary = 'Play back an agent session transcript: what sending repeated outputs as references (dedup) and an encoder save across its tool calls.';
 
   static override description = `Reads a session (JSONL, one tool call per line; see docs/session.md) or an imported
 transcript, replays it, and reports what the model would receive for each call and the savings:

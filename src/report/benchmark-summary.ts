@@ -6,6 +6,7 @@ import type { FormatName } from '../formats/types.js';
 import type { TokenizerName } from '../tokens/types.js';
 import type { Level } from '../trim/levels.js';
 import { plural } from './words.js';
+import { BASELINE_FORMAT } from '../metadata/format-metadata.js';
 
 /** The views every exporter shows, computed once from a result so table and Markdown agree. */
 export interface BenchmarkSummary {
@@ -17,7 +18,7 @@ export interface BenchmarkSummary {
   totals: { level: Level; cells: TotalCell[]; winner?: FormatName }[];
   datasets: DatasetView[];
   /** Datasets whose first response at the budget cannot hold every item at full detail in some format. */
-  fit: { title: string; cells: Map<FormatName, string> }[];
+  fit: { title: string; dataset: DatasetEntry; cells: Map<FormatName, string> }[];
   /** Where the heuristic and the primary tokenizer pick different winners. */
   disagreements: { dataset: string; level: Level; heuristic: FormatName; primary: FormatName }[];
   /**
@@ -34,6 +35,20 @@ export interface BenchmarkSummary {
   speed: FormatSpeed[];
   /** With --session: the replayed session's savings per format under the primary tokenizer. */
   session?: SessionView;
+  /** The answer in a few words: the best lossless format per level, and what each level saves by itself. */
+  headline: Headline;
+}
+
+/** A saving under 1% of the baseline is no edge worth a format change: reports say so. */
+export const SMALL_EDGE = 0.01;
+
+export interface Headline {
+  /** Per level: the lossless format with the fewest tokens summed over every dataset, and its saving vs the baseline. */
+  best: { level: Level; format?: FormatName; saving?: number }[];
+  /** The baseline's format at each level against the run's first (most detailed) level: what lowering the level saves. */
+  levels: { level: Level; saving: number }[];
+  /** The first level, which `levels` is measured from, and the format it is measured in. */
+  from?: { level: Level; format: FormatName };
 }
 
 export interface Recommendation {
@@ -66,6 +81,8 @@ export interface TotalCell {
 
 export interface DatasetView {
   title: string;
+  /** What the title is made of, for exporters that escape each part for their sink. */
+  dataset: DatasetEntry;
   items: number;
   levels: { level: Level; cells: Map<FormatName, BenchmarkRow>; winner?: FormatName }[];
 }
@@ -100,6 +117,7 @@ export function summarize(result: BenchmarkResult): BenchmarkSummary {
     const key = `${d.provider}|${d.project}|${d.dataset}|${d.label}`;
     return {
       title: titles[i]!,
+      dataset: d,
       items: d.items,
       levels: levels.map((level) => {
         const cells = new Map<FormatName, BenchmarkRow>();
@@ -145,7 +163,7 @@ export function summarize(result: BenchmarkResult): BenchmarkSummary {
     if (!squeezed) continue;
     const cells = new Map<FormatName, string>();
     for (const f of entries) cells.set(f.format, f.fits ? fitCell(f) : 'nothing fits');
-    fit.push({ title: titles[result.datasets.indexOf(d)]!, cells });
+    fit.push({ title: titles[result.datasets.indexOf(d)]!, dataset: d, cells });
   }
   const speed = speedByFormat(result.rows, formats, primary);
   const session = result.session
@@ -163,6 +181,7 @@ export function summarize(result: BenchmarkResult): BenchmarkSummary {
     primary,
     formats,
     levels,
+    headline: headlineOf(totals, result.settings.savings_baseline),
     totals,
     datasets,
     disagreements,
@@ -173,6 +192,19 @@ export function summarize(result: BenchmarkResult): BenchmarkSummary {
     speed,
     ...(session ? { session } : {}),
   };
+}
+
+function headlineOf(totals: BenchmarkSummary['totals'], baseline: string): Headline {
+  const best = totals.map((t) => {
+    const cell = t.cells.find((c) => c.format === t.winner);
+    return { level: t.level, ...(cell ? { format: cell.format, saving: cell.saving } : {}) };
+  });
+  const format = (BASELINE_FORMAT as Record<string, FormatName | undefined>)[baseline];
+  const tokensAt = (t: (typeof totals)[number]) => t.cells.find((c) => c.format === format)?.tokens ?? 0;
+  const first = totals[0];
+  if (!format || !first || tokensAt(first) === 0) return { best, levels: [] };
+  const levels = totals.slice(1).map((t) => ({ level: t.level, saving: 1 - tokensAt(t) / tokensAt(first) }));
+  return { best, levels, from: { level: first.level, format } };
 }
 
 /** `83/150 items: 12 full, 71 minimal, 3 cut, 2 chunks` */

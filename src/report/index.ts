@@ -25,7 +25,8 @@ export const EXPORTERS: Record<ExporterName, Exporter> = {
     name: 'markdown',
     description: 'Markdown for CI job summaries and PR comments, with Mermaid charts',
     extension: '.md',
-    render: ({ result, comparison }) => `${benchmarkMarkdown(result)}${comparison ? `\n${compareMarkdown(comparison)}` : ''}`,
+    render: ({ result, comparison }, options) =>
+      `${benchmarkMarkdown(result)}${comparison ? `\n${compareMarkdown(comparison, options)}` : ''}`,
   },
   json: {
     name: 'json',
@@ -53,7 +54,7 @@ export const COMPARE_EXPORTERS: Record<CompareExporterName, Exporter<Comparison>
     name: 'markdown',
     description: 'Markdown for $GITHUB_STEP_SUMMARY and PR comments, with a Mermaid chart',
     extension: '.md',
-    render: (c) => compareMarkdown(c),
+    render: (c, options) => compareMarkdown(c, options),
   },
   json: {
     name: 'json',

@@ -1,23 +1,22 @@
-import Table from 'cli-table3';
 import type { FormatName } from '../formats/types.js';
 import type { Recommendation, StatsResult, StatsRow } from '../stats/stats.js';
 import { ms, pct } from './benchmark-summary.js';
 import { tokenizerLabel } from '../tokens/registry.js';
 import { fewerOrMore, int, plural } from './words.js';
-
-const COMPACT = { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' };
+import { terminalText as t } from '../escape/terminal.js';
+import { DEFAULT_WIDTH, renderTable, wrapText, type TextTable } from './text-table.js';
 
 /**
  * `devboy stats` as text: the recommendation first, then every level x tokenizer against every
  * format (tokens, change vs the baseline, pages), bytes, speed, and what did not round-trip.
  */
-export function statsTable(s: StatsResult): string {
+export function statsTable(s: StatsResult, width = DEFAULT_WIDTH): string {
   const { input, settings } = s;
   const what = input.shape
     ? `${input.shape}, ${plural(input.items ?? 0, 'item')}`
-    : `${input.note ?? 'not a provider response'}; measured as given`;
+    : `${t(input.note ?? 'not a provider response')}; measured as given`;
   const out = [
-    `devboy stats: ${input.file} (${input.format}, ${int(input.bytes)} bytes): ${what}`,
+    `devboy stats: ${t(input.file)} (${input.format}, ${int(input.bytes)} bytes): ${what}`,
     `tokenizers: ${s.tokenizers.map((t) => `${t.name} (${t.implementation})`).join('; ')}`,
     '',
     recommendationText(s.recommendation),
@@ -25,12 +24,12 @@ export function statsTable(s: StatsResult): string {
     `Tokens; change vs ${settings.savings_baseline} (same level and tokenizer); pages at ${int(settings.budget)} tokens of that tokenizer; * = fewest tokens among lossless formats; ✗ = not lossless`,
   ];
   const formats = settings.formats;
-  const table = new Table({ head: ['level', 'tokenizer', ...formats], style: { head: [], border: [] }, chars: COMPACT });
+  const table: TextTable = { head: ['level', 'tokenizer', ...formats], rows: [] };
   for (const level of settings.levels) {
     for (const [i, t] of s.tokenizers.entries()) {
       const rows = formats.map((f) => cell(s.rows, level, f, t.name));
       const best = winner(rows);
-      table.push([
+      table.rows.push([
         i === 0 ? level : '',
         t.estimate ? `${t.name} (est.)` : tokenizerLabel(t.name),
         ...rows.map((r) => {
@@ -39,27 +38,27 @@ export function statsTable(s: StatsResult): string {
         }),
       ]);
     }
-    table.push(['', 'bytes', ...formats.map((f) => int(cell(s.rows, level, f, s.tokenizers[0]!.name).bytes))]);
+    table.rows.push(['', 'bytes', ...formats.map((f) => int(cell(s.rows, level, f, s.tokenizers[0]!.name).bytes))]);
   }
-  out.push(table.toString());
+  out.push(renderTable(table, width));
 
   out.push(...familyLines(s));
 
   const raw = s.tokenizers[0]!.name;
   out.push('', `Speed at level raw: per-call median of ${plural(settings.runs, 'run')} [fastest-slowest]`);
-  const speed = new Table({ head: ['format', 'encode', 'decode'], style: { head: [], border: [] }, chars: COMPACT });
+  const speed: TextTable = { head: ['format', 'encode', 'decode'], rows: [] };
   for (const f of formats) {
     const r = cell(s.rows, 'raw', f, raw);
-    speed.push([f, spread(r.encode), spread(r.decode)]);
+    speed.rows.push([f, spread(r.encode), spread(r.decode)]);
   }
-  out.push(speed.toString());
+  out.push(renderTable(speed, width));
 
   const lossy = s.rows.filter((r) => !r.lossless && r.tokenizer === raw);
   if (lossy.length) {
     out.push('', `Not lossless: ${plural(lossy.length, 'level/format cell')}`);
-    for (const r of lossy) out.push(`  ${r.level} ${r.format}: ${r.reason ?? 'does not round-trip'}`);
+    for (const r of lossy) out.push(`  ${r.level} ${r.format}: ${t(r.reason ?? 'does not round-trip')}`);
   }
-  return `${out.join('\n')}\n`;
+  return `${out.flatMap((l) => (l.includes('\n') ? [l] : wrapText(l, width))).join('\n')}\n`;
 }
 
 /**
