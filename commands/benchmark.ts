@@ -6,6 +6,7 @@ import { measureFlags } from '../src/cli/measure-flags.js';
 import { parseList } from '../src/cli/list-flag.js';
 import { parseTokenizers } from '../src/cli/tokenizer-flag.js';
 import { ProgressBar } from '../src/cli/progress.js';
+import { stdoutIsTerminal, widthOption } from '../src/cli/streams.js';
 import { FORMAT_NAMES } from '../src/formats/types.js';
 import { writeFileAtomic } from '../src/io/atomic-write.js';
 import { resolveOutputTarget } from '../src/io/output-target.js';
@@ -193,12 +194,13 @@ Exit codes: 0 ok; 1 regression, bad data or provider failure; 2 usage.`;
     else
       await this.writeStdout(
         EXPORTERS[flags.markdown ? 'markdown' : 'table'].render(input, {
-          color: Boolean(process.stdout.isTTY) && !process.env.NO_COLOR,
+          color: stdoutIsTerminal() && !process.env.NO_COLOR,
           details: flags.details,
+          ...widthOption(),
         }),
       );
     // JSON on stdout is for machines; the comparison still reaches the person reading the log.
-    if (flags.json && comparison) this.writeStderr(COMPARE_EXPORTERS.table.render(comparison));
+    if (flags.json && comparison) this.writeStderr(COMPARE_EXPORTERS.table.render(comparison, widthOption()));
     if (comparison && !comparison.passed) process.exitCode = 1;
     const skipped = result.skipped?.length ?? 0;
     if (skipped > 0 && !flags['allow-skipped']) {

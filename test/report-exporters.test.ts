@@ -158,6 +158,37 @@ describe('exporters against golden files', () => {
     );
   });
 
+  it("compare --markdown stays under GitHub's 65,536-character comment limit: verdict and changed cells first, rows cut with a count and a pointer", () => {
+    const big: BenchmarkResult = structuredClone(result);
+    for (let k = 1; k < 60; k++) {
+      for (const d of result.datasets) big.datasets.push({ ...d, label: `${d.label}&copy=${k}` });
+      for (const r of result.rows) big.rows.push({ ...r, label: `${r.label}&copy=${k}` });
+    }
+    const base: BenchmarkResult = structuredClone(big);
+    for (const r of base.rows) r.tokens = Math.floor(r.tokens * 0.9);
+    const c = compareResults({ file: 'base.json', result: base }, { file: 'head.json', result: big });
+    const whole = COMPARE_EXPORTERS.markdown.render(c, { maxChars: Number.POSITIVE_INFINITY });
+    assert.ok(whole.length > 65_536, `the uncut report is ${whole.length} characters`);
+    const md = COMPARE_EXPORTERS.markdown.render(c, { fullReport: 'https://ci.example/run/1' });
+    assert.ok(md.length <= 65_536, `${md.length} characters`);
+    assert.match(md, /^<!-- devboy compare -->\n## devboy compare\n\n❌ \*\*Failed\*\*/);
+    assert.ok(md.indexOf('### Summary') < md.indexOf('### Regressions'));
+    const cut =
+      /… ([\d,]+) more rows not shown, to keep this report under GitHub's 65,536-character comment limit; the full comparison: <https:\/\/ci\.example\/run\/1>\./.exec(
+        md,
+      );
+    assert.ok(cut, md.slice(-2000));
+    const shown = (md.match(/^\| `?github/gm) ?? []).length;
+    assert.ok(shown > 50, `${shown} rows shown`);
+    // Every regression is either shown or counted.
+    const regressionsShown = md.slice(md.indexOf('### Regressions'), md.indexOf('### Stopped') > 0 ? md.indexOf('### Stopped') : undefined);
+    const rowsShown = (regressionsShown.match(/^\| github/gm) ?? []).length / 1;
+    const counted = Number(/### Regressions[\s\S]*?… ([\d,]+) more rows/.exec(md)![1]!.replace(/,/g, ''));
+    const headCopies = (regressionsShown.match(/^\| dataset/gm) ?? []).length;
+    assert.ok(headCopies >= 1);
+    assert.equal(rowsShown + counted, c.regressions.length);
+  });
+
   it('every dataset title names its request, so no two are alike', () => {
     const titles = datasetTitles(result.datasets);
     assert.equal(new Set(titles).size, titles.length);

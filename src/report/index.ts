@@ -19,7 +19,7 @@ export const EXPORTERS: Record<ExporterName, Exporter> = {
     name: 'table',
     description: 'aligned text for a terminal',
     extension: '.txt',
-    render: ({ result, comparison }, options) => `${benchmarkTable(result, options)}\n${comparison ? `\n${compareTable(comparison)}` : ''}`,
+    render: ({ result, comparison }, options) => `${benchmarkTable(result, options)}\n${comparison ? `\n${compareTable(comparison, options)}` : ''}`,
   },
   markdown: {
     name: 'markdown',
@@ -49,7 +49,7 @@ export type CompareExporterName = 'table' | 'markdown' | 'json';
 
 /** Every exporter of comparisons (`devboy compare`, `benchmark --baseline`), by name; golden files too. */
 export const COMPARE_EXPORTERS: Record<CompareExporterName, Exporter<Comparison>> = {
-  table: { name: 'table', description: 'aligned text for a terminal', extension: '.txt', render: (c) => compareTable(c) },
+  table: { name: 'table', description: 'aligned text for a terminal', extension: '.txt', render: (c, options) => compareTable(c, options) },
   markdown: {
     name: 'markdown',
     description: 'Markdown for $GITHUB_STEP_SUMMARY and PR comments, with a Mermaid chart',
