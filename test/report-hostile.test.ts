@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import fc from 'fast-check';
@@ -13,6 +14,7 @@ import { readCsv } from './helpers/csv.js';
 import { assertNoMarkupFromData, blockSkeleton, hostileString, NASTY, parseMarkdown, withHostileData } from './helpers/hostile-text.js';
 import { mermaidBlocks, mermaidParse } from './helpers/mermaid.js';
 import { FIXTURES } from './helpers/paths.js';
+import { runCli } from './helpers/cli.js';
 
 // Output safety: results and corpora built from hostile strings (terminal escapes, Markdown that
 // would start headings or mention people, Mermaid directives, spreadsheet formulas) go through every
@@ -163,6 +165,23 @@ describe('reports of hostile data: every string stays in its place', () => {
       }),
       { numRuns: RUNS },
     );
+  });
+
+  it('terminal: a session whose tool names are hostile shows them escaped, cut without splitting an escape', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'devboy-hostile-session-'));
+    try {
+      const file = join(dir, 'calls.jsonl');
+      const tools = [...NASTY, `${'x'.repeat(25)}\u001b[2J`, `${'y'.repeat(26)}\u202e`];
+      writeFileSync(file, tools.map((tool, i) => JSON.stringify({ tool, output: [{ id: i, text: tool }] })).join('\n'));
+      const r = await runCli(['session', file, '--tokenizer', 'heuristic']);
+      assert.equal(r.code, 0, r.stderr);
+      assert.doesNotMatch(r.stdout, TERMINAL_ACTS_ON, r.stdout);
+      // Cut at 28 columns: the escape is left out whole, never half of it.
+      assert.match(r.stdout, /x{25}…/);
+      assert.doesNotMatch(r.stdout, /\\u0?0?1?…|\\u…/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('the checks can fail: raw data would break each of them', () => {

@@ -23,7 +23,7 @@ export function benchmarkMarkdown(result: BenchmarkResult): string {
     '',
     ...headlineMarkdown(s, tk, baseline),
     '',
-    ...header(result, mdCode)
+    ...header(result, mdCode, mdName)
       .split('\n')
       .map((l) => `- ${l}`),
     '',

@@ -8,7 +8,7 @@ import { header, lossyText, skippedLines } from './header.js';
 import { fewerOrMore, plural } from './words.js';
 import { BASELINE_FORMAT } from '../metadata/format-metadata.js';
 import { familyDetailLines, familySummaryLines } from './families.js';
-import { terminalText as t } from '../escape/terminal.js';
+import { displayWidth, terminalText as t } from '../escape/terminal.js';
 import { DEFAULT_WIDTH, renderTable, wrapText, type TextTable } from './text-table.js';
 
 export { DEFAULT_WIDTH };
@@ -37,10 +37,17 @@ export function benchmarkTable(result: BenchmarkResult, options: RenderOptions =
 
   out.push(...headlineLines(s, tk, baseline, width));
   out.push('');
-  for (const line of header(result, t).split('\n')) para(line);
+  for (const line of header(result, t).split('\n')) {
+    // One tokenizer a line when they do not fit on one: an implementation is never cut in two.
+    if (line.startsWith('tokenizers: ') && displayWidth(line) > width) {
+      const parts = line.slice('tokenizers: '.length).split('; ');
+      out.push('tokenizers:');
+      parts.forEach((p, i) => out.push(...wrapText(`  ${p}${i < parts.length - 1 ? ';' : ''}`, width, '    ')));
+    } else para(line);
+  }
   out.push('');
   para(
-    `Totals over ${plural(result.datasets.length, 'dataset')}: ${tk} and change vs ${baseline} (same items, level and tokenizer), then pages at ${int(result.settings.budget)} ${tkName} tokens; * = fewest tokens among lossless formats`,
+    `Totals over ${plural(result.datasets.length, 'dataset')}: ${tk}; change vs ${baseline} (same items, level and tokenizer); pages at ${int(result.settings.budget)} ${tkName} tokens below; * = fewest tokens among lossless formats`,
   );
   const baselineFormat = (BASELINE_FORMAT as Record<string, string | undefined>)[result.settings.savings_baseline];
   table({
@@ -89,7 +96,9 @@ export function benchmarkTable(result: BenchmarkResult, options: RenderOptions =
   out.push('');
   const heuristic = heuristicLine(result, s);
   if (heuristic) para(heuristic);
-  for (const line of (options.details ? lossyText(result) : lossySummary(result)).split('\n')) para(line);
+  // --details lists every lossy cell on a line of its own, as wide as it is.
+  if (options.details) out.push(lossyText(result));
+  else para(lossySummary(result));
   for (const line of skippedLines(result)) para(line);
 
   if (!options.details) {

@@ -15,6 +15,7 @@ import {
 } from './compare-view.js';
 import type { RenderOptions } from './exporter.js';
 import { mdTokenizer } from './md-names.js';
+import { tokenizerLabel } from '../tokens/registry.js';
 import { rangeAround, xyBarChart } from './mermaid.js';
 import { int } from './words.js';
 
@@ -108,7 +109,7 @@ function render(c: Comparison, v: CompareView, most: number, options: RenderOpti
     out.push(
       '',
       xyBarChart({
-        title: `${v.primary} tokens per format, head as % of base, all levels (line = base, above it = more tokens)`,
+        title: `${tokenizerLabel(v.primary)} tokens per format, head as % of base, all levels (line = base, above it = more tokens)`,
         categories: v.byFormat.map((f) => f.format),
         yLabel: 'head tokens, % of base',
         values: percents,

@@ -31,8 +31,8 @@ export function compareTable(c: Comparison, options: RenderOptions = {}): string
   const out: string[] = [];
   const para = (text: string) => out.push(...wrapText(text, width));
   const table = (tbl: TextTable) => out.push(renderTable(tbl, width));
-  para(`devboy compare: ${runText(c.base, t)} -> ${runText(c.head, t)}`);
-  para(v.verdict);
+  // Whole lines, however wide: file paths do not fold, and logs are searched for the verdict.
+  out.push(`devboy compare: ${runText(c.base, t)} -> ${runText(c.head, t)}`, v.verdict);
   for (const n of c.notes) para(`note: ${t(n)}`);
 
   out.push('');
@@ -65,6 +65,7 @@ export function compareTable(c: Comparison, options: RenderOptions = {}): string
     para(`${title} (${plural(list.length, 'row')}; tokens base -> head under each tokenizer)`);
     table({
       head: ['level', 'format', ...v.tokenizers.map(tk), 'dataset'],
+      overflowLast: true,
       rows: list.map((e) => [t(e.level), t(e.format), ...v.tokenizers.map((name) => changeText(e.tokens[name], '->')), entryTitle(e, t)]),
     });
   };

@@ -8,12 +8,12 @@ import { terminalText } from '../escape/terminal.js';
  * What every exporter says first: the source, the tokenizers with their implementations, the baseline.
  * `data` escapes the strings that come from the result for the exporter's sink.
  */
-export function header(result: BenchmarkResult, data: (text: string) => string): string {
+export function header(result: BenchmarkResult, data: (text: string) => string, name: (text: string) => string = data): string {
   const src =
     result.source.kind === 'corpus'
       ? corpusName(result.source.corpus, data)
       : `live ${data(result.source.provider ?? '')} ${data(result.source.target ?? '')}`;
-  const tks = result.tokenizers.map((t) => `${data(t.name)} (${data(t.implementation)})`).join('; ');
+  const tks = result.tokenizers.map((t) => `${name(t.name)} (${data(t.implementation)})`).join('; ');
   return [
     `devboy benchmark: ${src.trim()}, ${plural(result.datasets.length, 'dataset')}, ${plural(result.rows.length, 'row')}`,
     `tokenizers: ${tks}`,
@@ -24,7 +24,9 @@ export function header(result: BenchmarkResult, data: (text: string) => string):
 /** How many runs stand behind each timing: exactly N, or up to N within a budget per cell. */
 function timingWords(result: BenchmarkResult): string {
   const t = result.settings.timing;
-  if (t && t.mode === 'adaptive') return `median of 1 to ${plural(t.max_runs, 'run')} per cell (as many as fit in ${int(t.budget_ms)} ms)`;
+  if (t && t.mode === 'adaptive' && t.max_runs > 1)
+    return `median of 1 to ${plural(t.max_runs, 'run')} per cell (as many as fit in ${int(t.budget_ms)} ms)`;
+  if (t && t.mode === 'adaptive') return '1 run per cell';
   return `median of ${plural(result.settings.runs, 'run')} per cell`;
 }
 

@@ -19,7 +19,8 @@ export const EXPORTERS: Record<ExporterName, Exporter> = {
     name: 'table',
     description: 'aligned text for a terminal',
     extension: '.txt',
-    render: ({ result, comparison }, options) => `${benchmarkTable(result, options)}\n${comparison ? `\n${compareTable(comparison, options)}` : ''}`,
+    render: ({ result, comparison }, options) =>
+      `${benchmarkTable(result, options)}\n${comparison ? `\n${compareTable(comparison, options)}` : ''}`,
   },
   markdown: {
     name: 'markdown',

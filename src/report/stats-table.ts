@@ -21,7 +21,7 @@ export function statsTable(s: StatsResult, width = DEFAULT_WIDTH): string {
     '',
     recommendationText(s.recommendation),
     '',
-    `Tokens; change vs ${settings.savings_baseline} (same level and tokenizer); pages at ${int(settings.budget)} tokens of that tokenizer; * = fewest tokens among lossless formats; ✗ = not lossless`,
+    `Tokens; change vs ${settings.savings_baseline} (same level and tokenizer); pages at ${int(settings.budget)} tokens of that tokenizer below; * = fewest tokens among lossless formats; ✗ = not lossless`,
   ];
   const formats = settings.formats;
   const table: TextTable = { head: ['level', 'tokenizer', ...formats], rows: [] };
@@ -33,10 +33,12 @@ export function statsTable(s: StatsResult, width = DEFAULT_WIDTH): string {
         i === 0 ? level : '',
         t.estimate ? `${t.name} (est.)` : tokenizerLabel(t.name),
         ...rows.map((r) => {
-          const text = `${int(r.tokens)} ${pct(r.saving)} ${r.pages === null ? '-' : `${int(r.pages)}p`}${r.lossless ? '' : ' ✗'}`;
+          const text = `${int(r.tokens)} ${pct(r.saving)}${r.lossless ? '' : ' ✗'}`;
           return r.format === best ? `${text} *` : text;
         }),
       ]);
+      // Pages on a row of their own: a cell of tokens, change and pages would not fit 100 columns.
+      table.rows.push(['', '  pages', ...rows.map((r) => (r.pages === null ? '-' : int(r.pages)))]);
     }
     table.rows.push(['', 'bytes', ...formats.map((f) => int(cell(s.rows, level, f, s.tokenizers[0]!.name).bytes))]);
   }
@@ -58,7 +60,8 @@ export function statsTable(s: StatsResult, width = DEFAULT_WIDTH): string {
     out.push('', `Not lossless: ${plural(lossy.length, 'level/format cell')}`);
     for (const r of lossy) out.push(`  ${r.level} ${r.format}: ${t(r.reason ?? 'does not round-trip')}`);
   }
-  return `${out.flatMap((l) => (l.includes('\n') ? [l] : wrapText(l, width))).join('\n')}\n`;
+  // The first lines (the input and the recommendation) stay whole; the headings below fold.
+  return `${out.flatMap((l, i) => (i < 4 || l.includes('\n') ? [l] : wrapText(l, width))).join('\n')}\n`;
 }
 
 /**

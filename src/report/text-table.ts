@@ -12,6 +12,11 @@ export interface TextTable {
   head: string[];
   /** A row of cells, or a line of its own across the table (a dataset's title above its rows). */
   rows: (string[] | { line: string })[];
+  /**
+   * The last column is a long name (a dataset and its request) that runs past the width unwrapped,
+   * so each row stays one line a log can be searched for; the other columns fit what is left.
+   */
+  overflowLast?: boolean;
 }
 
 /**
@@ -25,14 +30,16 @@ const GAP = 2;
 const BOLD = /^\u001b\[1m([\s\S]*)\u001b\[22m$/;
 
 export function renderTable(table: TextTable, width = Number.POSITIVE_INFINITY): string {
-  const columns = table.head.length;
-  const cellRows = table.rows.filter((r): r is string[] => Array.isArray(r));
-  const all = [table.head, ...cellRows];
-  const natural = range(columns).map((c) => Math.max(...all.map((r) => displayWidth(r[c] ?? ''))));
+  const overflow = table.overflowLast && table.head.length > 1;
+  const columns = overflow ? table.head.length - 1 : table.head.length;
+  const cut = (r: string[]) => r.slice(0, columns);
+  const cellRows = table.rows.filter((r): r is string[] => Array.isArray(r)).map(cut);
+  const all = [cut(table.head), ...cellRows];
   const least = range(columns).map((c) => Math.max(1, ...all.map((r) => longestWord(r[c] ?? ''))));
-  if (columns > 1 && total(least) > width) return splitColumns(table, least, width);
-  const widths = [...natural];
-  while (total(widths) > width) {
+  const room = overflow ? Math.max(1, width - GAP - displayWidth(table.head[columns]!)) : width;
+  if (!overflow && columns > 1 && total(least) > room) return splitColumns(table, least, width);
+  const widths = range(columns).map((c) => Math.max(...all.map((r) => displayWidth(r[c] ?? ''))));
+  while (total(widths) > room) {
     // The column with the most room above its longest word gives up a column.
     let pick = -1;
     for (let c = 0; c < columns; c++) if (widths[c]! > least[c]! && (pick < 0 || widths[c]! > widths[pick]!)) pick = c;
@@ -45,11 +52,14 @@ export function renderTable(table: TextTable, width = Number.POSITIVE_INFINITY):
     const height = Math.max(...wrapped.map((w) => w.length));
     for (let i = 0; i < height; i++) {
       const parts = range(columns).map((c) => pad(wrapped[c]![i] ?? '', widths[c]!));
+      // The overflowing name follows the row's first line, whole.
+      if (overflow && i === 0) parts.push(cells[columns] ?? '');
       lines.push(parts.join(' '.repeat(GAP)).trimEnd());
     }
   };
   emit(table.head);
-  lines.push(widths.map((w) => '─'.repeat(w)).join(' '.repeat(GAP)));
+  const rule = (overflow ? [...widths, displayWidth(table.head[columns]!)] : widths).map((w) => '─'.repeat(w));
+  lines.push(rule.join(' '.repeat(GAP)));
   for (const r of table.rows) {
     if (Array.isArray(r)) emit(r);
     else lines.push(...wrapText(r.line, Math.max(width, total(widths))));
