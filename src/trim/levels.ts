@@ -98,9 +98,14 @@ export function diffLineCounts(d: FileDiff): { additions: number; deletions: num
   if (d.additions !== undefined && d.deletions !== undefined) return { additions: d.additions, deletions: d.deletions };
   let additions = 0;
   let deletions = 0;
+  // `---`/`+++` are file headers only before a file's first hunk; inside a hunk they are removed or
+  // added lines whose content starts with `--` or `++`.
+  let inHunk = false;
   for (const line of d.diff.split('\n')) {
-    if (line.startsWith('+') && !line.startsWith('+++')) additions++;
-    else if (line.startsWith('-') && !line.startsWith('---')) deletions++;
+    if (line.startsWith('@@')) inHunk = true;
+    else if (line.startsWith('diff ')) inHunk = false;
+    else if (line.startsWith('+') && (inHunk || !line.startsWith('+++'))) additions++;
+    else if (line.startsWith('-') && (inHunk || !line.startsWith('---'))) deletions++;
   }
   return { additions: d.additions ?? additions, deletions: d.deletions ?? deletions };
 }
