@@ -135,7 +135,7 @@ describe('every response is within budget under the tokenizer it was given (corp
     const { tokenizer, count } = await memoTokenizer('o200k_base');
     const lists = sample(
       datasets.filter((d) => d.result.items.length >= 2),
-      FULL_SUITE ? 1 : 12,
+      FULL_SUITE ? 1 : 30,
     );
     for (const d of lists) {
       for (const format of Object.values(formats)) {
