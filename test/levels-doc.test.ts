@@ -3,8 +3,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { DATASET_KINDS, kindedItems, itemsOf, type Dataset, type DatasetKind, type FileDiff } from '../src/model/index.js';
-import { DETAIL_LEVELS, diffLineCounts, itemAtLevel } from '../src/trim/levels.js';
-import { corpusDatasets } from './helpers/budget.js';
+import { respondWithinBudget } from '../src/budget/respond-within-budget.js';
+import { loadFormat } from '../src/formats/registry.js';
+import { DETAIL_LEVELS, diffLineCounts, itemAtLevel, LEAST_DETAIL, UPGRADE_LEVELS } from '../src/trim/levels.js';
+import { budgetInput, corpusDatasets, memoTokenizer } from './helpers/budget.js';
 import { REPO_ROOT } from './helpers/paths.js';
 
 /**
@@ -150,5 +152,29 @@ describe('diff line counts', () => {
 
   it('the provider counts win when it sends them', () => {
     assert.deepEqual(diffLineCounts({ ...diff('@@ -1 +1 @@\n-a\n+b'), additions: 7, deletions: 9 }), { additions: 7, deletions: 9 });
+  });
+});
+
+describe('the budget pipeline (devboy format) uses every level of src/trim/levels.ts', () => {
+  it('the least detail is the floor, the others are upgrades, least first', () => {
+    assert.deepEqual([...UPGRADE_LEVELS, LEAST_DETAIL].sort(), [...DETAIL_LEVELS].sort());
+    assert.equal(UPGRADE_LEVELS.length, DETAIL_LEVELS.length - 1);
+    assert.deepEqual([...UPGRADE_LEVELS].reverse(), DETAIL_LEVELS.slice(0, -1));
+  });
+
+  it('responses trimmed to a budget hold items at every detail level (corpus issue lists)', async () => {
+    const { tokenizer, count } = await memoTokenizer('o200k_base');
+    const format = await loadFormat('json-compact');
+    const seen = new Set<string>();
+    for (const d of datasets.filter((x) => itemsOf(x).kind === 'issues' && x.result.items.length >= 10)) {
+      const whole = tokenizer.count(format.encode(itemsOf(d).items as never));
+      for (const share of [0.3, 0.6, 0.9]) {
+        const r = respondWithinBudget(budgetInput(d), { format, tokenizer, count, budget: Math.floor(whole * share) });
+        for (const l of r.levels) seen.add(l.level);
+        for (const level of DETAIL_LEVELS) assert.equal(r.detail[level], r.levels.filter((l) => l.level === level).length);
+      }
+      if (seen.size === DETAIL_LEVELS.length) break;
+    }
+    assert.deepEqual([...seen].sort(), [...DETAIL_LEVELS].sort());
   });
 });

@@ -1,4 +1,5 @@
 import type { DatasetKind } from '../../model/index.js';
+import type { DetailLevel } from '../../trim/levels.js';
 import type { ItemPlan } from './item-plan.js';
 import type { TrimNode } from './trim-tree.js';
 
@@ -9,7 +10,7 @@ import type { TrimNode } from './trim-tree.js';
  * worth little next to the long texts (description, patch, body), which hold the rest, spread over
  * their blocks of lines by the strategy's line values. Full with every line kept is the whole value.
  */
-export const VALUE_SHARES: Record<DatasetKind, { minimal: number; standard: number; full: number; text: number }> = {
+export const VALUE_SHARES: Record<DatasetKind, Record<DetailLevel | 'text', number>> = {
   issues: { minimal: 0.35, standard: 0.15, full: 0.05, text: 0.45 },
   merge_requests: { minimal: 0.35, standard: 0.15, full: 0.05, text: 0.45 },
   diffs: { minimal: 0.3, standard: 0, full: 0, text: 0.7 },
@@ -78,7 +79,7 @@ function itemNode(plan: ItemPlan, item: number, shares: (typeof VALUE_SHARES)[Da
       });
     }
     // Text value no node carries (short texts kept whole) comes with the level itself.
-    const levelShare = lp.level === 'full' ? shares.full : shares.standard;
+    const levelShare = shares[lp.level];
     return {
       weight: Math.max(0, lp.baseTokens - plan.minimalTokens),
       value: v * levelShare + Math.max(0, v * shares.text - textValueInNodes),
