@@ -162,13 +162,13 @@ describe('the budget pipeline (devboy format) uses every level of src/trim/level
     assert.deepEqual([...UPGRADE_LEVELS].reverse(), DETAIL_LEVELS.slice(0, -1));
   });
 
-  it('responses trimmed to a budget hold items at every detail level (corpus issue lists)', async () => {
+  it('responses trimmed to a budget hold items at every detail level (corpus merge request lists)', async () => {
     const { tokenizer, count } = await memoTokenizer('o200k_base');
     const format = await loadFormat('json-compact');
     const seen = new Set<string>();
-    for (const d of datasets.filter((x) => itemsOf(x).kind === 'issues' && x.result.items.length >= 10)) {
+    for (const d of datasets.filter((x) => itemsOf(x).kind === 'merge_requests' && x.result.items.length >= 10)) {
       const whole = tokenizer.count(format.encode(itemsOf(d).items as never));
-      for (const share of [0.3, 0.6, 0.9]) {
+      for (const share of [0.5, 0.95]) {
         const r = respondWithinBudget(budgetInput(d), { format, tokenizer, count, budget: Math.floor(whole * share) });
         for (const l of r.levels) seen.add(l.level);
         for (const level of DETAIL_LEVELS) assert.equal(r.detail[level], r.levels.filter((l) => l.level === level).length);

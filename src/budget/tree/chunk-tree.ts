@@ -1,5 +1,5 @@
 import type { DatasetKind } from '../../model/index.js';
-import type { DetailLevel } from '../../trim/levels.js';
+import { UPGRADE_LEVELS, type DetailLevel } from '../../trim/levels.js';
 import type { ItemPlan } from './item-plan.js';
 import type { TrimNode } from './trim-tree.js';
 
@@ -79,7 +79,8 @@ function itemNode(plan: ItemPlan, item: number, shares: (typeof VALUE_SHARES)[Da
       });
     }
     // Text value no node carries (short texts kept whole) comes with the level itself.
-    const levelShare = shares[lp.level];
+    // A level has the fields of the levels below it: its share adds theirs (full = standard's + full's).
+    const levelShare = sum(UPGRADE_LEVELS.slice(0, UPGRADE_LEVELS.indexOf(lp.level) + 1).map((l) => shares[l]));
     return {
       weight: Math.max(0, lp.baseTokens - plan.minimalTokens),
       value: v * levelShare + Math.max(0, v * shares.text - textValueInNodes),
@@ -93,4 +94,8 @@ function itemNode(plan: ItemPlan, item: number, shares: (typeof VALUE_SHARES)[Da
 function commentUnits(object: Record<string, unknown>): number {
   const list = object['comments'];
   return Array.isArray(list) && list.length > 0 ? list.length : 1;
+}
+
+function sum(values: readonly number[]): number {
+  return values.reduce((a, b) => a + b, 0);
 }
