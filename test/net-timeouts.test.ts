@@ -17,6 +17,7 @@ import {
   within,
   type Behaviour,
 } from './helpers/hostile-server.js';
+import { display, LIVE_TARGETS, NETWORK_PROVIDERS } from './helpers/live-targets.js';
 import { instantSleep } from './helpers/recordings.js';
 
 /**
@@ -24,9 +25,8 @@ import { instantSleep } from './helpers/recordings.js';
  * the real clients, while garbage collections run as they do in a long run.
  */
 
-const TOKENS = { github: 'ghp_HOSTILEtoken0123456789', gitlab: 'glpat-HOSTILEtoken0123456789', jira: 'ATATThostileTOKEN0123456789' };
-const PROVIDERS: ProviderName[] = ['github', 'gitlab', 'jira'];
-const DISPLAY = { github: 'GitHub', gitlab: 'GitLab', jira: 'Jira' };
+const TOKENS = Object.fromEntries(NETWORK_PROVIDERS.map((p) => [p, LIVE_TARGETS[p].token])) as Record<ProviderName, string>;
+const PROVIDERS = NETWORK_PROVIDERS;
 
 // The bounds are about the network: load the client libraries, and Node's own fetch (loaded on its
 // first call), before any clock starts.
@@ -35,7 +35,7 @@ before(async () => {
 });
 
 function load(provider: ProviderName, host: string, http: HttpOptions): Promise<unknown> {
-  const where = provider === 'jira' ? { project: 'ACME', email: 'me@example.com' } : { owner: 'acme', repo: 'widgets' };
+  const where = LIVE_TARGETS[provider].where;
   return loadLiveDatasets({ provider, ...where, host, token: TOKENS[provider], env: {}, limit: 5, details: 0, http });
 }
 
@@ -91,7 +91,7 @@ describe('a server that never answers', () => {
         const { err, elapsed } = await underGcPressure(() => failure(provider, url, http, 10 * (bound + slack)));
         assert.match(
           err.message,
-          new RegExp(`^${DISPLAY[provider]} did not answer GET http://127\\.0\\.0\\.1:\\d+/\\S+ within 200 ms \\(3 attempts\\)$`),
+          new RegExp(`^${display(provider)} did not answer GET http://127\\.0\\.0\\.1:\\d+/\\S+ within 200 ms \\(3 attempts\\)$`),
         );
         // The attempts are the client's (its message counts them); a busy machine can let an attempt time
         // out before this process's own server has read it.
@@ -114,7 +114,7 @@ describe('a body that trickles after the headers', () => {
         );
         assert.match(
           err.message,
-          new RegExp(`^${DISPLAY[provider]} did not answer GET http://127\\.0\\.0\\.1:\\d+/\\S+ within 300 ms \\(2 attempts\\)$`),
+          new RegExp(`^${display(provider)} did not answer GET http://127\\.0\\.0\\.1:\\d+/\\S+ within 300 ms \\(2 attempts\\)$`),
         );
         assert.equal(received(), 2);
       });
@@ -131,7 +131,7 @@ describe('a body larger than the cap', () => {
         assert.match(
           err.message,
           new RegExp(
-            `^${DISPLAY[provider]} answered GET http://127\\.0\\.0\\.1:\\d+/\\S+ with a body over the 1 MiB limit \\(DEVBOY_MAX_BODY_MB raises it\\)$`,
+            `^${display(provider)} answered GET http://127\\.0\\.0\\.1:\\d+/\\S+ with a body over the 1 MiB limit \\(DEVBOY_MAX_BODY_MB raises it\\)$`,
           ),
         );
         assert.equal(received(), 1);
@@ -184,11 +184,7 @@ describe('hang probe', () => {
     await withServer(silent, async (url, received) => {
       const http = { timeoutMs: 400, maxRetries: 1, sleep: instantSleep().sleep };
       const paging = { maxPages: 1, maxItems: 5, canFetch: () => true };
-      const calls: Record<ProviderName, EndpointCall> = {
-        github: { kind: 'issues', endpoint: 'issues', params: { owner: 'acme', repo: 'widgets' } },
-        gitlab: { kind: 'issues', endpoint: 'issues', params: { project_id: 'acme/widgets' } },
-        jira: { kind: 'issues', endpoint: 'search', params: { jql: 'project = ACME' } },
-      };
+      const calls = Object.fromEntries(PROVIDERS.map((p) => [p, LIVE_TARGETS[p].issues])) as Record<ProviderName, EndpointCall>;
       // The control: the same 100 requests answered at once (a 404, not retried), under the same collections.
       const control = await withServer(json(404, { message: 'Not Found' }), async (okUrl) => {
         const quick = await Promise.all(
@@ -237,7 +233,7 @@ describe('hang probe', () => {
       assert.equal(runs.length, 100);
       for (const { provider, err } of runs) {
         assert.ok(err instanceof DataError, String(err));
-        assert.match(err.message, new RegExp(`^${DISPLAY[provider]} did not answer GET .* within 400 ms \\(2 attempts\\)$`));
+        assert.match(err.message, new RegExp(`^${display(provider)} did not answer GET .* within 400 ms \\(2 attempts\\)$`));
       }
       // Under load a request can time out before this process's own server has read it: at most, not exactly.
       assert.ok(received() - warmUp <= 200, `${received() - warmUp} requests received`);
