@@ -171,7 +171,7 @@ describe('devboy benchmark --export-json, --export-markdown, --export-csv', () =
     assert.equal(readFileSync(files.o, 'utf8'), readFileSync(files.json, 'utf8'));
     const md = readFileSync(files.md, 'utf8');
     assert.match(md, /^## devboy benchmark$/m);
-    assert.match(md, /^### Speed /m);
+    assert.match(md, /^### Speed$/m);
     assert.equal((md.match(/^```mermaid$/gm) ?? []).length, 2, 'a chart per level');
     assertCsvMatches(readFileSync(files.csv, 'utf8'), doc);
   });

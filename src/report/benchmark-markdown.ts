@@ -1,6 +1,7 @@
 import type { BenchmarkResult } from '../benchmark/schema.js';
 import { mdTokenizer } from './md-names.js';
-import { int, msSpread, pct, ratio, saved, SMALL_EDGE, summarize, type BenchmarkSummary } from './benchmark-summary.js';
+import { int, pct, saved, SMALL_EDGE, summarize, type BenchmarkSummary } from './benchmark-summary.js';
+import { speedRows, speedWarnings, timingHeading } from './speed-view.js';
 import type { MethodContrast } from '../benchmark/method-contrast.js';
 import { SPEED_REFERENCE } from '../benchmark/speed.js';
 import { rangeFromZero, xyBarChart } from './mermaid.js';
@@ -67,25 +68,14 @@ export function benchmarkMarkdown(result: BenchmarkResult): string {
   if (s.contrast) out.push('', ...contrastMarkdown(s.contrast));
 
   if (s.speed.length) {
+    out.push('', '### Speed', '', `${timingHeading(result)}.`, '');
     out.push(
-      '',
-      `### Speed (every dataset at every level once: sum of per-call medians of ${plural(result.settings.runs, 'run')}, [fastest-slowest]; ×N = time / ${SPEED_REFERENCE}'s in this run)`,
-      '',
+      row(['format', 'encode ms', `vs ${SPEED_REFERENCE}`, 'decode ms', `vs ${SPEED_REFERENCE}`, 'runs']),
+      row(['---', '---:', '---:', '---:', '---:', '---:']),
     );
-    out.push(
-      row(['format', 'encode', `vs ${SPEED_REFERENCE}`, 'decode', `vs ${SPEED_REFERENCE}`]),
-      row(['---', '---:', '---:', '---:', '---:']),
-    );
-    for (const f of s.speed)
-      out.push(
-        row([
-          mdName(f.format),
-          msSpread(f.encode.median_ms, f.encode.spread_ms),
-          ratio(f.encode.vs_json_compact),
-          msSpread(f.decode.median_ms, f.decode.spread_ms),
-          ratio(f.decode.vs_json_compact),
-        ]),
-      );
+    for (const r of speedRows(result, s)) out.push(row([mdName(r.format), r.encode, r.encodeRatio, r.decode, r.decodeRatio, r.runs]));
+    const warnings = speedWarnings(result, s, mdName);
+    if (warnings.length) out.push('', ...warnings.map((w) => `- ⚠ ${w}`));
   }
 
   if (s.session) {

@@ -75,7 +75,7 @@ export function benchmarkTable(result: BenchmarkResult, options: RenderOptions =
     out.push('');
     para(timingHeading(result));
     table({
-      head: ['format', 'encode ms', `vs ${SPEED_REFERENCE}`, 'decode ms', `vs ${SPEED_REFERENCE}`, 'runs per cell'],
+      head: ['format', 'encode ms', `vs ${SPEED_REFERENCE}`, 'decode ms', `vs ${SPEED_REFERENCE}`, 'runs'],
       rows: speedRows(result, s).map((r) => [t(r.format), r.encode, r.encodeRatio, r.decode, r.decodeRatio, r.runs]),
     });
     for (const w of speedWarnings(result, s, (f) => t(f))) para(`! ${w}`);

@@ -20,7 +20,7 @@ export interface SpeedRow {
   encodeRatio: string;
   decode: string;
   decodeRatio: string;
-  /** `5` or `1-5 (67 once)`, encode then decode. */
+  /** `5` or `1-5`, encode then decode. */
   runs: string;
 }
 
@@ -48,15 +48,14 @@ function timedRows(result: BenchmarkResult, s: BenchmarkSummary, format?: string
   return result.rows.filter((r) => r.tokenizer === s.primary && (format === undefined || r.format === format));
 }
 
-/** Runs per cell of one format and operation: `5`, `1-5 (67 of 372 once)`, or `?` in results from before adaptive timing. */
+/** Runs per cell of one format and operation: `5`, `1-5`, or `?` in results from before adaptive timing (speedWarnings says how many were too few). */
 function runsText(rows: BenchmarkRow[], op: Op, fixedRuns: number | undefined): string {
   const runs = rows.map((r) => r[`${op}_runs`]);
   if (runs.some((n) => n === undefined)) return fixedRuns === undefined ? '?' : String(fixedRuns);
   const counts = runs as number[];
   const lo = Math.min(...counts);
   const hi = Math.max(...counts);
-  const once = counts.filter((n) => n === 1).length;
-  return `${lo === hi ? lo : `${lo}-${hi}`}${once && lo !== hi ? ` (${int(once)} of ${int(counts.length)} once)` : ''}`;
+  return lo === hi ? String(lo) : `${lo}-${hi}`;
 }
 
 export function speedRows(result: BenchmarkResult, s: BenchmarkSummary): SpeedRow[] {
@@ -85,7 +84,7 @@ export function timingHeading(result: BenchmarkResult): string {
   const t = result.settings.timing;
   const how =
     t && t.mode === 'adaptive'
-      ? `each cell timed adaptively, up to ${int(t.max_runs)} runs within ${int(t.budget_ms)} ms (runs per cell: encode; decode)`
+      ? `each cell timed adaptively, up to ${int(t.max_runs)} runs within ${int(t.budget_ms)} ms (runs: the fewest-most per cell, encode; decode)`
       : `each cell timed ${int(result.settings.runs)} times`;
   return `Speed: time to encode and decode every dataset at every level once: the sum of per-cell medians (the sums of the cells' fastest … slowest runs); ×N = time / ${SPEED_REFERENCE}'s in this run (the range its spreads allow); ${how}`;
 }
