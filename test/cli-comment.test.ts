@@ -156,6 +156,22 @@ describe('devboy compare --comment', () => {
     assert.doesNotMatch(wrong.stderr, /wrong-secret-token/);
   });
 
+  it('the token goes to the configured API only: a next-page link to another origin is refused, and that origin gets nothing', async () => {
+    const foreign = await playApis();
+    const lure = await playApis({ nextPage: `${foreign.url}/repos/acme/widgets/issues/7/comments?page=2` });
+    try {
+      const r = await runCli(['compare', base, worse, '--comment'], { env: github({ GITHUB_API_URL: lure.url }) });
+      assert.equal(r.code, 1);
+      assert.match(r.stderr, /^devboy compare: cannot post the comment: GitHub: .*refused/);
+      assert.equal(foreign.seen.length, 0);
+      assert.ok(lure.seen.length > 0);
+      assert.doesNotMatch(r.stderr, new RegExp(TOKEN));
+    } finally {
+      await foreign.close();
+      await lure.close();
+    }
+  });
+
   function writeEvent(n: number): string {
     const path = join(dir, `event-${n}.json`);
     writeFileSync(path, JSON.stringify({ pull_request: { number: n } }));

@@ -24,7 +24,8 @@ export interface Played {
 export const TOKEN = 'test-token-0123456789';
 
 /** GitHub issue comments and GitLab merge-request notes, kept in memory; 401 without the token. */
-export async function playApis(): Promise<Played> {
+/** `nextPage`: a Link header sent with every GitHub list of comments (to test where a client follows it). */
+export async function playApis(options: { nextPage?: string } = {}): Promise<Played> {
   const seen: Seen[] = [];
   const comments = new Map<number, { id: number; body: string }[]>();
   let nextId = 1000;
@@ -36,14 +37,15 @@ export async function playApis(): Promise<Played> {
       const url = new URL(req.url ?? '/', 'http://x');
       const auth = header(req.headers, 'authorization') ?? header(req.headers, 'private-token');
       seen.push({ method: req.method ?? '', path: url.pathname, auth, body });
-      const send = (status: number, value: unknown) => {
+      const send = (status: number, value: unknown, headers: Record<string, string> = {}) => {
         const text = JSON.stringify(value);
-        res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+        res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...headers });
         res.end(text);
       };
       if (!auth?.includes(TOKEN)) return send(401, { message: 'Bad credentials' });
       let m = /^\/repos\/acme\/widgets\/issues\/(\d+)\/comments$/.exec(url.pathname);
-      if (m && req.method === 'GET') return send(200, list(Number(m[1])));
+      if (m && req.method === 'GET')
+        return send(200, list(Number(m[1])), options.nextPage ? { link: `<${options.nextPage}>; rel="next"` } : {});
       if (m && req.method === 'POST') {
         const c = { id: nextId++, body: (JSON.parse(body) as { body: string }).body };
         list(Number(m[1])).push(c);
