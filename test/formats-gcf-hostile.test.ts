@@ -8,7 +8,7 @@ import { DataError } from '../src/errors.js';
 import { loadFormat } from '../src/formats/registry.js';
 import { verifyRoundTrip } from '../src/formats/verify.js';
 import type { JsonValue } from '../src/json/types.js';
-import { identifierKey, PROPERTY_RUNS } from './helpers/arbitraries.js';
+import { jsonValueLike, identifierKey, PROPERTY_RUNS } from './helpers/arbitraries.js';
 import { runCli } from './helpers/cli.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'devboy-gcf-hostile-'));
@@ -25,6 +25,18 @@ function decoded(text: string): { value: JsonValue } | { error: string } {
     assert.ok(!err.message.includes('\n'), err.message);
     return { error: err.message };
   }
+}
+
+/** Objects, arrays and scalars of a decoded value. */
+function size(value: unknown): number {
+  let n = 0;
+  const stack = [value];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    n++;
+    if (v !== null && typeof v === 'object') for (const x of Object.values(v as object)) stack.push(x);
+  }
+  return n;
 }
 
 // The reference decoder (2.5.2) drops a table column whose ">" path runs through __proto__,
@@ -120,5 +132,59 @@ describe('GCF: a column whose path runs through __proto__, constructor or protot
     assert.match(r.stderr, /polluted\.gcf:2:\d+: GCF column "__proto__>polluted" is a path through __proto__/);
     assert.doesNotMatch(r.stderr, /verified/);
     assert.equal(r.stdout, '');
+  });
+});
+
+// A path column of d segments makes d - 1 objects in every row: 498 levels over a few thousand
+// one-character rows decoded a 33 KB file into millions of objects (91 s, 3.9 GB). The decoded size
+// is bounded against the input before decoding; these inputs are small enough that the old decoder
+// finished them, so the test tells bounded from unbounded by counts, not by time.
+describe('GCF: the decoded size is bounded against the input', () => {
+  const deepPath = (depth: number) => JSON.stringify(Array.from({ length: depth }, () => 'a').join('>'));
+  const table = (depth: number, rows: number) =>
+    `${HEADER}## [${rows}]{${deepPath(depth)}}\n${Array.from({ length: rows }, () => '1').join('\n')}\n`;
+
+  it('498 levels over 1,000 rows (3 KB, half a million objects): refused in one line, saying why', () => {
+    const text = table(498, 1000);
+    assert.ok(text.length < 4_000, `${text.length} bytes`);
+    const r = decoded(text);
+    assert.ok('error' in r, `decoded to ${size((r as { value: JsonValue }).value)} values from ${text.length} bytes`);
+    assert.match(
+      r.error,
+      /^GCF would decode to about [\d,]+ values from [\d,]+ bytes \(\d+ objects a row from ">" paths\): more than devboy's limit of [\d,]+/,
+    );
+  });
+
+  it('what decodes stays within the bound, and what is refused would have exceeded it (depths x rows)', () => {
+    for (const depth of [2, 8, 32, 120, 498]) {
+      for (const rows of [1, 50, 400, 2000]) {
+        const text = table(depth, rows);
+        const r = decoded(text);
+        // The bound the message states: the larger of 250,000 values and 8 per input byte.
+        const bound = Math.max(250_000, 8 * Buffer.byteLength(text));
+        // A row: its object, depth - 1 objects from the path, and the leaf.
+        const truth = 1 + rows * (depth + 1);
+        if ('value' in r) {
+          assert.equal(size(r.value), truth);
+          assert.ok(truth <= bound, `${depth} x ${rows}: ${truth} values from ${text.length} bytes`);
+        } else {
+          assert.match(r.error, /^GCF would decode to about/);
+          // The estimate (every input byte, and every line's path objects) is at most about twice the truth.
+          assert.ok(truth > bound / 2, `${depth} x ${rows} refused, though only ${truth} values`);
+        }
+      }
+    }
+  });
+
+  it(`property: whatever the encoder writes decodes, within the bound (${PROPERTY_RUNS} values)`, () => {
+    fc.assert(
+      fc.property(jsonValueLike(identifierKey), (value) => {
+        const text = gcf.encode(value);
+        const r = decoded(text);
+        assert.ok('value' in r, `${JSON.stringify(value)}: ${(r as { error: string }).error}`);
+        assert.ok(size(r.value) <= Math.max(250_000, 8 * Buffer.byteLength(text)));
+      }),
+      { numRuns: PROPERTY_RUNS },
+    );
   });
 });

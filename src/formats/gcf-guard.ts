@@ -7,7 +7,14 @@ import { DataError, lineColAt } from '../errors.js';
  *   `constructor` or `prototype` (its guard against prototype pollution), and its encoder writes
  *   such a column for an object-valued member of that name. The value would lose that column and
  *   still be "verified", so devboy refuses the text instead (unsafePathColumn).
+ * - A path column of d segments makes d - 1 objects in every row: a 33 KB file with one 498-level
+ *   column over its rows decoded into millions of objects (91 s, 3.9 GB). The decoded size is
+ *   bounded against the input before decoding (amplification).
  */
+
+/** Values a GCF text may decode to: 8 per input byte, at least this many. */
+export const DECODED_VALUES_FLOOR = 250_000;
+export const DECODED_VALUES_PER_BYTE = 8;
 
 const UNSAFE = ['__proto__', 'constructor', 'prototype'] as const;
 
@@ -119,6 +126,83 @@ function quotedFieldAround(text: string, at: number): { start: number; name: str
   const before = text.slice(lineStart, open).trimEnd();
   const declared = /[{,]$/.test(before) && /[\]^]\{/.test(before);
   return { start: open, name, declared };
+}
+
+/**
+ * Refuse, before decoding, text that would decode to far more values than it has bytes. Every
+ * value but the objects a `>` path makes needs a byte of input at least; a path makes, in every row
+ * of its table, one object per distinct prefix. A row takes a line, so lines x the most path objects
+ * any declaration makes a row bounds those (declarations: the `{...}` after a count's `]` or an
+ * inline schema's `^`, to the closing brace or the end of the line).
+ */
+export function assertBoundedDecode(text: string): void {
+  let most = 0;
+  let mostAt = 0;
+  const opening = /[\]^]\{/g;
+  for (let m = opening.exec(text); m; m = opening.exec(text)) {
+    const { end, objects } = pathObjectsOfDeclaration(text, m.index + 1);
+    if (objects > most) {
+      most = objects;
+      mostAt = m.index + 1;
+    }
+    opening.lastIndex = end + 1;
+  }
+  if (most === 0) return;
+  let lines = 1;
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) lines++;
+  // UTF-8 takes 1 to 3 bytes a UTF-16 unit: within the limit for any byte count, no need to count them.
+  if (3 * text.length + lines * most <= Math.max(DECODED_VALUES_FLOOR, DECODED_VALUES_PER_BYTE * text.length)) return;
+  const bytes = Buffer.byteLength(text);
+  const values = bytes + lines * most;
+  const limit = Math.max(DECODED_VALUES_FLOOR, DECODED_VALUES_PER_BYTE * bytes);
+  if (values > limit) {
+    const n = (x: number) => x.toLocaleString('en-US');
+    throw new DataError(
+      `GCF would decode to about ${n(values)} values from ${n(bytes)} bytes (${most} objects a row from ">" paths): more than devboy's limit of ${n(limit)} (${DECODED_VALUES_PER_BYTE} per input byte, at least ${n(DECODED_VALUES_FLOOR)})`,
+      lineColAt(text, mostAt),
+    );
+  }
+}
+
+/** From a declaration's `{`: where it ends, and the distinct `>` path prefixes of its quoted names (objects a row). */
+function pathObjectsOfDeclaration(text: string, open: number): { end: number; objects: number } {
+  // The prefixes as a tree of segments, so a long path costs its length, not its length squared.
+  const root: PrefixTree = new Map();
+  let objects = 0;
+  let i = open + 1;
+  for (let c = text.charCodeAt(i); i < text.length && c !== NEWLINE && c !== CLOSE_BRACE; c = text.charCodeAt(++i)) {
+    if (c !== QUOTE) continue;
+    let j = i + 1;
+    for (let d = text.charCodeAt(j); j < text.length && d !== QUOTE && d !== NEWLINE; d = text.charCodeAt(j)) j += d === BACKSLASH ? 2 : 1;
+    const raw = text.slice(i, Math.min(j + 1, text.length));
+    // A path needs a `>`, written or escaped.
+    if (raw.includes('>') || raw.includes('\\')) objects += addPrefixes(root, unquoted(raw));
+    i = j;
+    if (text.charCodeAt(j) !== QUOTE) break;
+  }
+  return { end: i, objects };
+}
+
+type PrefixTree = Map<string, PrefixTree>;
+const QUOTE = 0x22;
+const NEWLINE = 0x0a;
+const BACKSLASH = 0x5c;
+const CLOSE_BRACE = 0x7d;
+
+/** Adds the prefixes of a `>` path (all its segments but the last) to the tree; how many were new. */
+function addPrefixes(root: PrefixTree, name: string): number {
+  const segments = name.split('>');
+  let added = 0;
+  let node = root;
+  for (let k = 0; k < segments.length - 1; k++) {
+    let next = node.get(segments[k]!);
+    if (!next) {
+      node.set(segments[k]!, (next = new Map()));
+      added++;
+    }
+    node = next;
+  }
+  return added;
 }
 
 /** A quoted GCF name's text (GCF's escapes are JSON's); the text between the quotes when it is not valid. */

@@ -6,7 +6,7 @@ import { findNumberLoss } from '../json/numbers.js';
 import { isWellFormed } from '../json/surrogates.js';
 import type { JsonValue } from '../json/types.js';
 import { FORMAT_INFO } from './info.js';
-import { decodeRefusingDroppedColumns } from './gcf-guard.js';
+import { assertBoundedDecode, decodeRefusingDroppedColumns } from './gcf-guard.js';
 import type { Format } from './types.js';
 
 /** GCF nests by indentation, two spaces a level (spec section 4.1). */
@@ -23,7 +23,8 @@ const GCF_INDENT = 2;
  * writes a lone surrogate raw, which the spec forbids and UTF-8 turns into U+FFFD, so that is refused;
  * and its decoder reads `1e400` as Infinity and long integers approximately, so those are refused at
  * their line:col. Its decoder also drops columns whose path runs through `__proto__`, `constructor` or
- * `prototype`: refused (gcf-guard.ts).
+ * `prototype`, and decodes a deep path column into that many objects in every row: both are refused
+ * (gcf-guard.ts).
  */
 export const gcf: Format = {
   ...FORMAT_INFO.gcf,
@@ -41,6 +42,7 @@ export const gcf: Format = {
   decode: (text: string) => {
     const deep = overIndented(text, GCF_INDENT);
     if (deep) throw new DataError(depthMessage(), deep);
+    assertBoundedDecode(text);
     let value: JsonValue;
     try {
       value = toPlain(decodeRefusingDroppedColumns(text, decodeGeneric));
