@@ -13,7 +13,8 @@ input's file and source. Refuses, with one line, results of different devboy ver
 format implementations or settings, a mix of live and recorded runs, and a dataset measured twice.
 Pass the result to devboy compare. CI use: docs/ci.md.
 
-Exit codes: 0 ok; 1 a file is not a result or the results cannot be merged; 2 usage.`;
+Exit codes: 0 ok; 1 a file is not a valid result (the line names the file and the field) or the results
+cannot be merged; 2 usage.`;
 
   static override examples = [
     '<%= config.bin %> merge devboy-github.json devboy-gitlab.json devboy-jira.json -o devboy-head.json',
