@@ -17,7 +17,8 @@ report as one pull-request comment (GitHub Actions) or merge-request note (GitLa
 on later runs; --comment-on regression posts only when the gate fails. CI use: docs/ci.md.
 
 Exit codes: 0 no regression; 1 a token count grew more than --max-regression, a row stopped
-round-tripping or a BASE row is missing from HEAD (or a file is not a result); 2 usage.`;
+round-tripping or a BASE row is missing from HEAD (or a file is not a valid result: the line names the
+file and the field); 2 usage.`;
 
   static override examples = [
     '<%= config.bin %> compare results/baseline.json run.json',

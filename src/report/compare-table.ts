@@ -73,8 +73,9 @@ export function compareTable(c: Comparison, options: RenderOptions = {}): string
     if (list.length === 0) return;
     out.push('');
     para(`${title} (${plural(list.length, 'row')})`);
+    // One row a line, however wide, as in the tables above: a log is searched for a dataset's name.
     for (const e of list)
-      para(
+      out.push(
         `  ${t(e.level)} ${t(e.format)} ${entryTitle(e, t)}${e.reason ? `: ${t(e.reason)}` : ''}${e.tokenizers ? ` [${e.tokenizers.map(tk).join(', ')}]` : ''}`,
       );
   };
