@@ -30,19 +30,20 @@ export function statsTable(s: StatsResult, width = DEFAULT_WIDTH): string {
   for (const level of settings.levels) {
     for (const [i, t] of s.tokenizers.entries()) {
       const rows = formats.map((f) => cell(s.rows, level, f, t.name));
-      const best = winner(rows);
+      const best = winner(rows.filter((r): r is StatsRow => r !== undefined));
       table.rows.push([
         i === 0 ? level : '',
         t.estimate ? `${t.name} (est.)` : tokenizerLabel(t.name),
         ...rows.map((r) => {
+          if (!r) return NOT_MEASURED;
           const text = `${int(r.tokens)} ${pct(r.saving)}${r.lossless ? '' : ' ✗'}`;
           return r.format === best ? `${text} *` : text;
         }),
       ]);
       // Pages on a row of their own: a cell of tokens, change and pages would not fit 100 columns.
-      table.rows.push(['', '  pages', ...rows.map((r) => (r.pages === null ? '-' : int(r.pages)))]);
+      table.rows.push(['', '  pages', ...rows.map((r) => (!r || r.pages === null ? '-' : int(r.pages)))]);
     }
-    table.rows.push(['', 'bytes', ...formats.map((f) => int(cell(s.rows, level, f, s.tokenizers[0]!.name).bytes))]);
+    table.rows.push(['', 'bytes', ...formats.map((f) => bytesOf(cell(s.rows, level, f, s.tokenizers[0]!.name)))]);
   }
   out.push(renderTable(table, width));
 
@@ -53,7 +54,7 @@ export function statsTable(s: StatsResult, width = DEFAULT_WIDTH): string {
   const speed: TextTable = { head: ['format', 'encode', 'decode'], rows: [] };
   for (const f of formats) {
     const r = cell(s.rows, 'raw', f, raw);
-    speed.rows.push([f, spread(r.encode), spread(r.decode)]);
+    speed.rows.push(r ? [f, spread(r.encode), spread(r.decode)] : [f, NOT_MEASURED, NOT_MEASURED]);
   }
   out.push(renderTable(speed, width));
 
@@ -61,6 +62,10 @@ export function statsTable(s: StatsResult, width = DEFAULT_WIDTH): string {
   if (lossy.length) {
     out.push('', `Not lossless: ${plural(lossy.length, 'level/format cell')}`);
     for (const r of lossy) out.push(`  ${r.level} ${r.format}: ${t(r.reason ?? 'does not round-trip')}`);
+  }
+  if (s.unmeasured.length) {
+    out.push('', `Not measured: ${plural(s.unmeasured.length, 'level/format cell')}`);
+    for (const u of s.unmeasured) out.push(`  ${u.level} ${u.format}: ${t(u.reason)}`);
   }
   // The first lines (the input and the recommendation) stay whole; the headings below fold.
   return `${out.flatMap((l, i) => (i < 4 || l.includes('\n') ? [l] : wrapText(l, width))).join('\n')}\n`;
@@ -112,8 +117,15 @@ export function recommendationText(r: Recommendation): string {
   return parts.join('; ');
 }
 
-function cell(rows: readonly StatsRow[], level: string, format: FormatName, tokenizer: string): StatsRow {
-  return rows.find((r) => r.level === level && r.format === format && r.tokenizer === tokenizer)!;
+/** The row of a cell; none when the format cannot write the value (listed under "Not measured"). */
+function cell(rows: readonly StatsRow[], level: string, format: FormatName, tokenizer: string): StatsRow | undefined {
+  return rows.find((r) => r.level === level && r.format === format && r.tokenizer === tokenizer);
+}
+
+const NOT_MEASURED = 'not measured';
+
+function bytesOf(row: StatsRow | undefined): string {
+  return row ? int(row.bytes) : '-';
 }
 
 function winner(rows: readonly StatsRow[]): FormatName | undefined {
