@@ -42,46 +42,60 @@ export interface TextRewriteSettings {
  * choice is a function of the text alone, so the same result always gives the same bytes.
  */
 export function rewriteText(text: string, settings: TextRewriteSettings): TextVerdict {
+  const read = readJsonText(text, settings.maxBytes);
+  return 'reason' in read ? { kind: 'kept', reason: read.reason } : encodeValue(text, read.value, settings);
+}
+
+/** The exact JSON object or array a text is, or why it is not one the proxy may touch. */
+export function readJsonText(text: string, maxBytes: number): { value: JsonValue } | { reason: string } {
   const bytes = Buffer.byteLength(text, 'utf8');
-  if (bytes > settings.maxBytes) return { kind: 'kept', reason: `over --max-result-mb (${bytes} bytes)` };
+  if (bytes > maxBytes) return { reason: `over --max-result-mb (${bytes} bytes)` };
   const first = firstNonSpace(text);
-  if (first !== '{' && first !== '[') return { kind: 'kept', reason: 'not JSON' };
+  if (first !== '{' && first !== '[') return { reason: 'not JSON' };
   // UTF-8 cannot carry a lone surrogate: the text as a reader gets it is not the text the server meant.
-  if (!isWellFormed(text)) return { kind: 'kept', reason: 'lone surrogate in the text' };
+  if (!isWellFormed(text)) return { reason: 'lone surrogate in the text' };
   let value: JsonValue;
   try {
     value = parseJson(text);
   } catch (err) {
-    return { kind: 'kept', reason: `not exact JSON: ${(err as Error).message}` };
+    return { reason: `not exact JSON: ${(err as Error).message}` };
   }
-  if (!Array.isArray(value) && !isJsonObject(value)) return { kind: 'kept', reason: 'not a JSON object or array' };
+  if (!Array.isArray(value) && !isJsonObject(value)) return { reason: 'not a JSON object or array' };
   const lone = firstLoneSurrogate(value);
-  if (lone) return { kind: 'kept', reason: `lone surrogate ${lone.escape} at ${lone.path}`, value };
+  if (lone) return { reason: `lone surrogate ${lone.escape} at ${lone.path}` };
+  return { value };
+}
 
+/**
+ * The candidate with the fewest tokens among those that decode back to `value`, if it has fewer
+ * tokens than `text`. Candidates are checked from the fewest tokens up, so usually one is decoded.
+ */
+export function encodeValue(text: string, value: JsonValue, settings: TextRewriteSettings): TextVerdict {
   const failures: string[] = [];
-  let best: { format: FormatName; text: string; tokens: number } | undefined;
-  for (const format of settings.formats) {
-    let encoded: string;
+  const candidates: { format: Format; text: string; tokens: number; order: number }[] = [];
+  settings.formats.forEach((format, order) => {
     try {
-      encoded = format.encode(value);
+      const encoded = format.encode(value);
+      candidates.push({ format, text: encoded, tokens: settings.tokenizer.count(encoded), order });
     } catch (err) {
       failures.push(`${format.name}: ${(err as Error).message}`);
-      continue;
     }
-    const check = verifyRoundTrip(format, value, encoded);
-    if (!check.lossless) {
-      failures.push(check.reason ?? `${format.name} did not round-trip`);
-      continue;
-    }
-    const tokens = settings.tokenizer.count(encoded);
-    // A tie keeps the earlier format in the registry's order: the choice must not depend on anything else.
-    if (!best || tokens < best.tokens) best = { format: format.name, text: encoded, tokens };
-  }
-  if (!best) return { kind: 'kept', reason: `no format round-trips it (${failures.join('; ')})`, value };
+  });
+  // A tie keeps the earlier format in the registry's order: the choice must not depend on anything else.
+  candidates.sort((a, b) => a.tokens - b.tokens || a.order - b.order);
   const before = settings.tokenizer.count(text);
-  if (best.tokens >= before)
-    return { kind: 'kept', reason: `${best.format} is not smaller (${best.tokens} vs ${before} ${settings.tokenizer.name} tokens)`, value };
-  return { kind: 'encoded', format: best.format, text: best.text, value, before, after: best.tokens };
+  for (const c of candidates) {
+    if (c.tokens >= before)
+      return {
+        kind: 'kept',
+        reason: `${c.format.name} is not smaller (${c.tokens} vs ${before} ${settings.tokenizer.name} tokens)`,
+        value,
+      };
+    const check = verifyRoundTrip(c.format, value, c.text);
+    if (check.lossless) return { kind: 'encoded', format: c.format.name, text: c.text, value, before, after: c.tokens };
+    failures.push(check.reason ?? `${c.format.name} did not round-trip`);
+  }
+  return { kind: 'kept', reason: `no format round-trips it (${failures.join('; ')})`, value };
 }
 
 function firstNonSpace(text: string): string | undefined {

@@ -7,7 +7,7 @@ import type { DedupOptions } from '../transcript/types.js';
 import type { Tokenizer, TokenizerName } from '../tokens/types.js';
 import type { LedgerCall } from './ledger.js';
 import { pageHint, planPages } from './pages.js';
-import { rewriteText, type TextVerdict } from './rewrite-text.js';
+import { encodeValue, readJsonText, rewriteText, type TextVerdict } from './rewrite-text.js';
 import { ResultStore } from './store.js';
 
 /** A tools/call result as it travels: only `content`, `isError` and text blocks are looked at; every other member is kept. */
@@ -86,8 +86,8 @@ export class ResultShaper {
         }),
       };
 
+    if (texts.length === 1 && content.length === 1) return this.shapeOne(tool, result, texts[0]!, base, started);
     const verdicts = texts.map((b) => rewriteText(b.text, this.textSettings()));
-    if (texts.length === 1 && content.length === 1) return this.shapeOne(tool, result, texts[0]!, verdicts[0]!, base, started);
 
     // Several blocks: each text is re-encoded on its own; dedup and pages need one body.
     let i = 0;
@@ -114,10 +114,10 @@ export class ResultShaper {
     };
   }
 
-  private shapeOne(tool: string, result: ToolResult, block: TextBlock, v: TextVerdict, base: LedgerCall, started: number): Shaped {
+  private shapeOne(tool: string, result: ToolResult, block: TextBlock, base: LedgerCall, started: number): Shaped {
     const s = this.settings;
-    const body = v.kind === 'encoded' ? v.text : block.text;
-    const output = v.value ?? block.text;
+    const read = readJsonText(block.text, s.maxResultBytes);
+    const output = 'value' in read ? read.value : block.text;
     let decision: DedupDecision | null = this.dedup ? this.dedup.decide({ kind: 'call', tool, output, isError: false }) : null;
     if (decision?.kind === 'ref') {
       const ref = refLine(decision.id);
@@ -131,6 +131,10 @@ export class ResultShaper {
       }
       decision = { kind: 'first', id: decision.id };
     }
+    // Encoded only now: a repeat answered by a ref costs a parse, not an encoding in every format.
+    const v: TextVerdict =
+      'value' in read ? encodeValue(block.text, read.value, this.textSettings()) : { kind: 'kept', reason: read.reason };
+    const body = v.kind === 'encoded' ? v.text : block.text;
     const id = decision && decision.kind !== 'plain' ? decision.id : digestBody(canonicalBody(output)).id;
     const format = v.kind === 'encoded' ? s.formats.find((f) => f.name === v.format)! : undefined;
     const pages =

@@ -1,0 +1,122 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { loadFormat } from '../src/formats/registry.js';
+import { isFormatName } from '../src/formats/registry.js';
+import { jsonEqual } from '../src/json/equal.js';
+import { parseJson } from '../src/json/parse.js';
+import { parseLedger, type LedgerCall } from '../src/proxy/ledger.js';
+import { loadTokenizer } from '../src/tokens/registry.js';
+import { refLine } from '../src/transcript/canonical.js';
+import { runCli } from './helpers/cli.js';
+import { CORPUS_SERVER, connectThroughProxy, type ProxyRun } from './helpers/mcp-proxy.js';
+import { corpusDir } from './helpers/paths.js';
+import { corpusBodies } from './mcp/corpus-server.js';
+
+type Text = { type: string; text: string };
+const texts = (r: object) => (r as { content: Text[] }).content.filter((b) => b.type === 'text').map((b) => b.text);
+
+describe('devboy proxy in front of a corpus MCP server (SDK client over stdio)', () => {
+  const tmp = mkdtempSync(join(tmpdir(), 'devboy-proxy-'));
+  const log = join(tmp, 'calls.jsonl');
+  const bodies = corpusBodies(corpusDir());
+  const names = [...bodies.keys()];
+  // Every eighth body, and the largest: a spread of providers, shapes and sizes at a test's cost.
+  const largest = names.reduce((a, b) => (JSON.stringify(bodies.get(a)).length >= JSON.stringify(bodies.get(b)).length ? a : b));
+  const sample = [...new Set([...names.filter((_, i) => i % 8 === 0), largest])];
+  let run: ProxyRun;
+  const sent: { name: string; upstream: string; received: string[] }[] = [];
+  let end: { code: number | null; stderr: string };
+  after(() => rmSync(tmp, { recursive: true, force: true }));
+
+  before(async () => {
+    run = await connectThroughProxy(['--log', log], CORPUS_SERVER);
+    for (const name of sample) {
+      const r = await run.client.callTool({ name: 'get_body', arguments: { name } });
+      sent.push({ name, upstream: JSON.stringify(bodies.get(name), null, 2), received: texts(r) });
+    }
+  });
+
+  it("lists the upstream's tools and the added devboy_result", async () => {
+    const { tools } = await run.client.listTools();
+    const listed = tools.map((t) => t.name);
+    assert.ok(listed.includes('get_body') && listed.includes('list_bodies'), listed.join());
+    assert.equal(listed.at(-1), 'devboy_result');
+  });
+
+  it('every re-encoded result decodes to exactly what the upstream sent; the rest is byte for byte', async () => {
+    const { calls } = parseLedger(readFileSync(log, 'utf8'), log);
+    let encoded = 0;
+    for (const [i, s] of sent.entries()) {
+      const record = calls[i]!;
+      const body = s.received.at(-1)!;
+      if (record.outcome === 'encoded') {
+        assert.ok(record.format && isFormatName(record.format), `${s.name}: format ${record.format}`);
+        const decoded = (await loadFormat(record.format)).decode(body);
+        assert.ok(jsonEqual(decoded, parseJson(s.upstream)), `${s.name}: ${record.format} does not decode to the upstream's value`);
+        assert.equal(record.verified, true);
+        encoded++;
+      } else {
+        assert.equal(body, s.upstream, `${s.name}: kept (${record.why}) but not byte for byte`);
+      }
+    }
+    assert.ok(encoded >= sample.length / 2, `only ${encoded} of ${sample.length} re-encoded`);
+  });
+
+  it('fewer o200k_base tokens over the sample, counted here from what the client received', async () => {
+    const o200k = await loadTokenizer('o200k_base');
+    const upstream = sent.reduce((n, s) => n + o200k.count(s.upstream), 0);
+    const received = sent.reduce((n, s) => n + s.received.reduce((m, t) => m + o200k.count(t), 0), 0);
+    assert.ok(received < upstream * 0.97, `received ${received} vs upstream ${upstream}`);
+    const { calls } = parseLedger(readFileSync(log, 'utf8'), log);
+    const ledgerSum = (pick: (c: LedgerCall) => number) => calls.slice(0, sent.length).reduce((n, c) => n + pick(c), 0);
+    assert.equal(
+      ledgerSum((c) => c.tokens_before.o200k_base!),
+      upstream,
+    );
+    assert.equal(
+      ledgerSum((c) => c.tokens_after.o200k_base!),
+      received,
+    );
+  });
+
+  it('the same result again is a dedup reference that devboy_result resolves to the body first sent', async () => {
+    const first = sent.find((s) => s.received.length >= 2 && s.received.at(-2)!.startsWith('<<<SHADOW:'))!;
+    const id = /<<<SHADOW:(shadow_[0-9a-f]{12})>>>/.exec(first.received.at(-2)!)![1]!;
+    const again = await run.client.callTool({ name: 'get_body', arguments: { name: first.name } });
+    assert.deepEqual(texts(again), [refLine(id)]);
+    const fetched = await run.client.callTool({ name: 'devboy_result', arguments: { id } });
+    assert.deepEqual(texts(fetched), [first.received.at(-1)]);
+    const unknown = await run.client.callTool({ name: 'devboy_result', arguments: { id: 'shadow_000000000000' } });
+    assert.equal(unknown.isError, true);
+  });
+
+  it('the same input gives the same bytes: a second proxy sends what the first sent', async () => {
+    const other = await connectThroughProxy(['--no-dedup'], CORPUS_SERVER);
+    for (const s of sent.slice(0, 6)) {
+      const r = await other.client.callTool({ name: 'get_body', arguments: { name: s.name } });
+      // Without dedup there is no id line; the explainer comes with the first result in each format.
+      assert.equal(texts(r).at(-1), s.received.at(-1), s.name);
+    }
+    assert.equal((await other.end()).code, 0);
+  });
+
+  it('on exit: status 0 and a summary that devboy session reads back from the ledger, figure for figure', async () => {
+    end = await run.end();
+    assert.equal(end.code, 0, end.stderr);
+    const session = await runCli(['session', log]);
+    assert.equal(session.code, 0, session.stderr);
+    const summary = session.stdout.trimEnd();
+    assert.match(summary, /^devboy proxy: \d+ tool calls through node;/);
+    assert.ok(end.stderr.includes(summary), `proxy stderr:\n${end.stderr}\nsession:\n${summary}`);
+    const json = JSON.parse((await runCli(['session', log, '--json'])).stdout) as { refs: number; totals: { received_tokens: number }[] };
+    assert.equal(json.refs, 1);
+    const { calls } = parseLedger(readFileSync(log, 'utf8'), log);
+    assert.equal(
+      json.totals[0]!.received_tokens,
+      calls.reduce((n, c) => n + c.tokens_after.o200k_base!, 0),
+    );
+  });
+});
