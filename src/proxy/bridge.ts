@@ -20,6 +20,8 @@ export interface BridgeOptions {
   upstream: Transport;
   /** A request the upstream has not answered in this time gets an error; then the upstream must answer a ping in as long. */
   timeoutMs: number;
+  /** The same for initialize: a server started with npx may first be downloaded. */
+  startTimeoutMs: number;
   shaper: ResultShaper;
   /** The tool the proxy lists beside the upstream's (null: none). */
   addedTool: AddedTool | null;
@@ -122,7 +124,7 @@ export class Bridge {
       method: m.method!,
       ...(m.method === 'tools/call' ? { tool: String(params.name), args: params.arguments } : {}),
       ...(meta?.progressToken !== undefined ? { progressToken: meta.progressToken } : {}),
-      timer: this.timer(m.id!),
+      timer: this.timer(m.id!, m.method === 'initialize' ? this.o.startTimeoutMs : this.o.timeoutMs),
     };
     this.pending.set(keyOf(m.id!), p);
     this.sendUpstream(m);
@@ -182,8 +184,8 @@ export class Bridge {
     return result;
   }
 
-  private timer(id: RequestId): NodeJS.Timeout {
-    const t = setTimeout(() => this.timedOut(id), this.o.timeoutMs);
+  private timer(id: RequestId, ms = this.o.timeoutMs): NodeJS.Timeout {
+    const t = setTimeout(() => this.timedOut(id, ms), ms);
     t.unref();
     return t;
   }
@@ -198,12 +200,13 @@ export class Bridge {
     }
   }
 
-  private timedOut(id: RequestId): void {
+  private timedOut(id: RequestId, ms: number): void {
     const p = this.pending.get(keyOf(id));
     if (!p || this.ended) return;
     this.pending.delete(keyOf(id));
-    const seconds = this.o.timeoutMs / 1000;
-    this.answerError(p, REQUEST_TIMEOUT, `devboy proxy: the upstream did not answer ${p.method} within ${seconds} s (--timeout)`);
+    const seconds = ms / 1000;
+    const flag = p.method === 'initialize' ? '--start-timeout' : '--timeout';
+    this.answerError(p, REQUEST_TIMEOUT, `devboy proxy: the upstream did not answer ${p.method} within ${seconds} s (${flag})`);
     this.sendUpstream({
       jsonrpc: '2.0',
       method: 'notifications/cancelled',

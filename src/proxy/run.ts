@@ -24,6 +24,7 @@ export interface ProxyRequest {
   dedup: boolean;
   explainer: boolean;
   timeoutMs: number;
+  startTimeoutMs: number;
   maxResultMb: number;
   log?: string;
   /** The agent's side. */
@@ -107,6 +108,7 @@ export async function runProxy(req: ProxyRequest): Promise<ProxyOutcome> {
     agent,
     upstream: upstream.transport,
     timeoutMs: req.timeoutMs,
+    startTimeoutMs: req.startTimeoutMs,
     shaper,
     addedTool: req.dedup || req.budget !== null ? ADDED_TOOL : null,
     onRecord: (r) => {

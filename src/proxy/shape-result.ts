@@ -63,29 +63,22 @@ export class ResultShaper {
     const content = Array.isArray(result.content) ? (result.content as unknown[]) : [];
     const texts = content.filter(isTextBlock);
     const before = texts.map((b) => b.text);
-    const base = this.baseRecord(tool, args, before);
-    const keep = (why: string, outcome: LedgerCall['outcome'] = 'kept', note?: string): Shaped => ({
-      result,
-      record: this.finish(base, started, { outcome, why, after: 'same', ...(note ? { note } : {}) }),
-    });
-
     const rule = this.settings.toolRule(tool);
+    const tooBig = before.find((t) => t.length > this.settings.maxResultBytes || Buffer.byteLength(t) > this.settings.maxResultBytes);
+    // Not parsed, not counted: bounded time and memory whatever the upstream sends.
+    if (tooBig !== undefined) {
+      const base = this.baseRecord(tool, args, [], before);
+      const note = `not counted: ${Buffer.byteLength(tooBig)} bytes passed through unchanged`;
+      return { result, record: this.finish(base, started, { outcome: 'kept', why: 'over --max-result-mb', after: 'same', note }) };
+    }
+    const base = this.baseRecord(tool, args, before);
+    const keep = (why: string, outcome: LedgerCall['outcome'] = 'kept'): Shaped => ({
+      result,
+      record: this.finish(base, started, { outcome, why, after: 'same' }),
+    });
     if (!rule.rewrite) return keep(rule.why ?? 'kept exact');
     if (result.isError === true) return keep('isError result', 'error');
     if (texts.length === 0) return keep('no text block');
-    const tooBig = before.find((t) => t.length > this.settings.maxResultBytes || Buffer.byteLength(t) > this.settings.maxResultBytes);
-    // Not parsed, not counted: bounded time and memory whatever the upstream sends.
-    if (tooBig !== undefined)
-      return {
-        result,
-        record: this.finish({ ...base, tokens_before: zeros(this.settings.counters) }, started, {
-          outcome: 'kept',
-          why: 'over --max-result-mb',
-          after: 'same',
-          note: `not counted: ${Buffer.byteLength(tooBig)} bytes passed through unchanged`,
-        }),
-      };
-
     if (texts.length === 1 && content.length === 1) return this.shapeOne(tool, result, texts[0]!, base, started);
     const verdicts = texts.map((b) => rewriteText(b.text, this.textSettings()));
 
@@ -221,7 +214,8 @@ export class ResultShaper {
     return undefined;
   }
 
-  private baseRecord(tool: string, args: unknown, before: readonly string[]): LedgerCall {
+  /** The ledger line's start; `uncounted` texts are measured in bytes only. */
+  private baseRecord(tool: string, args: unknown, before: readonly string[], uncounted: readonly string[] = []): LedgerCall {
     return {
       call: ++this.calls,
       tool,
@@ -237,7 +231,7 @@ export class ResultShaper {
       pages: null,
       dedup: null,
       dedup_id: null,
-      bytes_before: bytesOf(before),
+      bytes_before: bytesOf(before) + bytesOf(uncounted),
       bytes_after: 0,
       tokens_before: this.count(before),
       tokens_after: {},

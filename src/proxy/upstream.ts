@@ -3,6 +3,7 @@ import type { Readable, Writable } from 'node:stream';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { UsageError } from '../errors.js';
 import { clip } from './bridge.js';
+import { useLineBuffer } from './line-buffer.js';
 
 /** Where the upstream MCP server is: a program the proxy starts (stdio), or a Streamable HTTP URL. */
 export type UpstreamSpec = { command: string; args: readonly string[] } | { url: string };
@@ -43,6 +44,7 @@ export async function openUpstream(spec: UpstreamSpec, maxMessageBytes: number):
     stderr: 'inherit',
     maxBufferSize: maxMessageBytes,
   });
+  await useLineBuffer(transport, maxMessageBytes);
   try {
     await transport.start();
   } catch (err) {
@@ -58,7 +60,9 @@ export async function openUpstream(spec: UpstreamSpec, maxMessageBytes: number):
 /** The SDK's server transport on the agent's side: the proxy's standard input and output. */
 export async function openAgentSide(stdin: Readable, stdout: Writable, maxMessageBytes: number): Promise<Transport> {
   const { StdioServerTransport } = await import('@modelcontextprotocol/sdk/server/stdio.js');
-  return new StdioServerTransport(stdin, stdout, { maxBufferSize: maxMessageBytes });
+  const transport = new StdioServerTransport(stdin, stdout, { maxBufferSize: maxMessageBytes });
+  await useLineBuffer(transport, maxMessageBytes);
+  return transport;
 }
 
 function baseName(command: string): string {

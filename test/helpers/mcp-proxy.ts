@@ -2,6 +2,7 @@ import type { ChildProcess } from 'node:child_process';
 import { resolve } from 'node:path';
 import { Client, type ClientOptions } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { useLineBuffer } from '../../src/proxy/line-buffer.js';
 import { REPO_ROOT } from './paths.js';
 
 export interface ProxyRun {
@@ -33,7 +34,11 @@ export async function connectThroughProxy(
     env: Object.fromEntries(Object.entries({ ...process.env, NO_COLOR: '1' }).filter((e): e is [string, string] => e[1] !== undefined)),
     stderr: 'pipe',
     cwd: REPO_ROOT,
+    // A 20 MB result must reach the test whole (the SDK's default is 10 MB).
+    maxBufferSize: 64 * 1024 * 1024,
   });
+  // The proxy's own reader on the test's side too: the SDK's copies a 20 MB message quadratically.
+  await useLineBuffer(transport, 64 * 1024 * 1024);
   let stderr = '';
   const stderrEnded = new Promise<void>((done) => {
     transport.stderr!.on('data', (d: Buffer) => (stderr += d.toString('utf8')));

@@ -71,7 +71,9 @@ function rows(n: number): unknown[] {
 }
 
 async function main(): Promise<void> {
-  const bodies = corpusBodies(corpus);
+  // Read on the first call that needs them: start-up stays quick however large the corpus.
+  let bodies: Map<string, unknown> | undefined;
+  const corpusBodiesOnce = () => (bodies ??= corpusBodies(corpus));
   const server = new Server({ name: 'devboy-corpus', version: '1.0.0' }, { capabilities: { tools: {} } });
   const transport = new StdioServerTransport();
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: TOOLS }));
@@ -79,9 +81,9 @@ async function main(): Promise<void> {
     const args = (req.params.arguments ?? {}) as Record<string, unknown>;
     switch (req.params.name) {
       case 'list_bodies':
-        return text(pretty([...bodies.keys()]));
+        return text(pretty([...corpusBodiesOnce().keys()]));
       case 'get_body': {
-        const body = bodies.get(String(args.name));
+        const body = corpusBodiesOnce().get(String(args.name));
         return body === undefined ? { ...text(`no body named ${String(args.name)}`), isError: true } : text(pretty(body));
       }
       case 'say':
@@ -96,6 +98,8 @@ async function main(): Promise<void> {
       case 'freeze':
         process.stdin.removeAllListeners('data');
         process.stdin.pause();
+        // Alive but deaf: without a timer the process would simply end.
+        setInterval(() => undefined, 60_000);
         return new Promise<CallToolResult>(() => undefined);
       case 'junk':
         process.stdout.write('this line is not JSON-RPC\n');
