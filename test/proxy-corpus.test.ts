@@ -39,11 +39,31 @@ describe('devboy proxy in front of a corpus MCP server (SDK client over stdio)',
     }
   });
 
-  it("lists the upstream's tools and the added devboy_result", async () => {
-    const { tools } = await run.client.listTools();
-    const listed = tools.map((t) => t.name);
+  it("lists the upstream's tools page by page (cursors passed through), the added devboy_result on the last page only", async () => {
+    const pages: string[][] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await run.client.listTools(cursor === undefined ? {} : { cursor });
+      pages.push(page.tools.map((t) => t.name));
+      cursor = page.nextCursor;
+    } while (cursor !== undefined);
+    assert.ok(pages.length >= 3, String(pages.length));
+    const listed = pages.flat();
     assert.ok(listed.includes('get_body') && listed.includes('list_bodies'), listed.join());
-    assert.equal(listed.at(-1), 'devboy_result');
+    assert.deepEqual(
+      listed.filter((n) => n === 'devboy_result'),
+      ['devboy_result'],
+    );
+    assert.equal(pages.at(-1)!.at(-1), 'devboy_result');
+  });
+
+  it('a call the agent cancels is passed on as cancelled and logged as such; the session goes on', async () => {
+    const abort = new AbortController();
+    const call = run.client.callTool({ name: 'hang' }, undefined, { signal: abort.signal });
+    abort.abort('the agent changed its mind');
+    await assert.rejects(call);
+    const after = await run.client.callTool({ name: 'say', arguments: { text: 'next' } });
+    assert.deepEqual(texts(after), ['next']);
   });
 
   it('every re-encoded result decodes to exactly what the upstream sent; the rest is byte for byte', async () => {
@@ -114,9 +134,53 @@ describe('devboy proxy in front of a corpus MCP server (SDK client over stdio)',
     const json = JSON.parse((await runCli(['session', log, '--json'])).stdout) as { refs: number; totals: { received_tokens: number }[] };
     assert.equal(json.refs, 1);
     const { calls } = parseLedger(readFileSync(log, 'utf8'), log);
+    const cancelled = calls.find((c) => c.tool === 'hang')!;
+    assert.equal(cancelled.outcome, 'error');
+    assert.equal(cancelled.why, 'cancelled by the agent');
     assert.equal(
       json.totals[0]!.received_tokens,
       calls.reduce((n, c) => n + c.tokens_after.o200k_base!, 0),
     );
+  });
+});
+
+describe('devboy proxy --budget: a long list in pages by the chunk planner, each page fetched by id', () => {
+  it('page 1 carries the chunk index; devboy_result hands back every page and the whole; the pages decode to the whole list', async () => {
+    const tmp = mkdtempSync(join(tmpdir(), 'devboy-proxy-pages-'));
+    const log = join(tmp, 'calls.jsonl');
+    const bodies = corpusBodies(corpusDir());
+    const [name, body] = [...bodies.entries()].find(([, b]) => Array.isArray(b) && b.length >= 30 && JSON.stringify(b).length > 40_000)!;
+    const run = await connectThroughProxy(['--budget', '2000', '--log', log], CORPUS_SERVER);
+    const first = texts(await run.client.callTool({ name: 'get_body', arguments: { name } }));
+    const id = /<<<SHADOW:(shadow_[0-9a-f]{12})>>>/.exec(first.join('\n'))![1]!;
+    const fetch = async (args: Record<string, unknown>) =>
+      texts(await run.client.callTool({ name: 'devboy_result', arguments: { id, ...args } }));
+    const record = () => parseLedger(readFileSync(log, 'utf8'), log).calls[0]!;
+    const count = Number(/in (\d+) chunks/.exec(first.at(-1)!)![1]);
+    const pages = [];
+    for (let n = 1; n <= count; n++) pages.push((await fetch({ page: n }))[0]!);
+    const whole = (await fetch({}))[0]!;
+    const again = texts(await run.client.callTool({ name: 'get_body', arguments: { name } }));
+    const outOfRange = await run.client.callTool({ name: 'devboy_result', arguments: { id, page: count + 1 } });
+    assert.equal((await run.end()).code, 0);
+    const r = record();
+    rmSync(tmp, { recursive: true, force: true });
+
+    assert.equal(r.outcome, 'encoded');
+    assert.deepEqual(r.pages, { id, count });
+    assert.ok(count >= 2);
+    assert.equal(pages[0], first.at(-1), 'page 1 is what the call returned');
+    assert.match(pages[0]!, new RegExp(`\\[chunks\\] \\d+/${(body as unknown[]).length} items in ${count} chunks`));
+    assert.ok(pages[0]!.includes(`Call devboy_result with {"id": "${id}", "page": N}`));
+    const format = await loadFormat(r.format!);
+    const o200k = await loadTokenizer('o200k_base');
+    const items = pages.flatMap((p) => {
+      assert.ok(o200k.count(p) <= 2000 || /\(offset=\d+, limit=1\) << this response/.test(p), `page over budget: ${o200k.count(p)}`);
+      return format.decode(p.slice(0, p.lastIndexOf('\n\n[chunks] '))) as unknown[];
+    });
+    assert.ok(jsonEqual(items, body), 'the pages together are the list');
+    assert.ok(jsonEqual(format.decode(whole), body), 'the whole result decodes to the list');
+    assert.deepEqual(again, [refLine(id)]);
+    assert.equal(outOfRange.isError, true);
   });
 });

@@ -76,7 +76,12 @@ async function main(): Promise<void> {
   const corpusBodiesOnce = () => (bodies ??= corpusBodies(corpus));
   const server = new Server({ name: 'devboy-corpus', version: '1.0.0' }, { capabilities: { tools: {} } });
   const transport = new StdioServerTransport();
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: TOOLS }));
+  // Six tools a page: the proxy must pass cursors through and add its tool to the last page only.
+  server.setRequestHandler(ListToolsRequestSchema, (req) => {
+    const offset = Number(req.params?.cursor ?? 0);
+    const next = offset + 6;
+    return { tools: TOOLS.slice(offset, next), ...(next < TOOLS.length ? { nextCursor: String(next) } : {}) };
+  });
   server.setRequestHandler(CallToolRequestSchema, async (req): Promise<CallToolResult> => {
     const args = (req.params.arguments ?? {}) as Record<string, unknown>;
     switch (req.params.name) {
