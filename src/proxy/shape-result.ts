@@ -51,6 +51,11 @@ export class ResultShaper {
   private readonly shownTokens = new Map<string, number>();
   private readonly explained = new Set<FormatName>();
   private calls = 0;
+  /**
+   * Counts made while shaping one result, by tokenizer: the upstream's text, the chosen encoding and
+   * the ledger's figures are the same texts, and counting a large one is most of the proxy's work.
+   */
+  private readonly counted = new Map<TokenizerName, Map<string, number>>();
 
   constructor(private readonly settings: ShapeSettings) {
     this.dedup = settings.dedup ? new DedupIndex(settings.dedup) : null;
@@ -59,6 +64,14 @@ export class ResultShaper {
 
   /** The result the model gets for a tools/call the upstream answered. */
   shape(tool: string, args: unknown, result: ToolResult): Shaped {
+    try {
+      return this.shapeCounted(tool, args, result);
+    } finally {
+      this.counted.clear();
+    }
+  }
+
+  private shapeCounted(tool: string, args: unknown, result: ToolResult): Shaped {
     const started = performance.now();
     const content = Array.isArray(result.content) ? (result.content as unknown[]) : [];
     const texts = content.filter(isTextBlock);
@@ -116,7 +129,7 @@ export class ResultShaper {
       const ref = refLine(decision.id);
       const earlier = this.shownTokens.get(decision.id);
       // Seed 002: never make it bigger; and only refer to what the added tool can still hand back.
-      if (earlier !== undefined && s.tokenizer.count(ref) < earlier && this.store.get(decision.id)) {
+      if (earlier !== undefined && this.memo(s.tokenizer).count(ref) < earlier && this.store.get(decision.id)) {
         return {
           result: { ...result, content: [{ type: 'text', text: ref }] },
           record: this.finish({ ...base, dedup: 'ref', dedup_id: decision.id }, started, { outcome: 'ref', why: null, after: [ref] }),
@@ -142,7 +155,7 @@ export class ResultShaper {
     const shownBody = pages ? pages[0]! : body;
     sent.push({ ...block, text: shownBody });
     if (header !== undefined || pages) this.store.put(id, { whole: body, ...(pages ? { pages } : {}) });
-    if (header !== undefined) this.shownTokens.set(id, s.tokenizer.count(`${header}\n${shownBody}`));
+    if (header !== undefined) this.shownTokens.set(id, this.memo(s.tokenizer).count(header) + this.memo(s.tokenizer).count(shownBody));
     const changed = v.kind === 'encoded' || sent.length > 1;
     return {
       result: changed ? { ...result, content: sent } : result,
@@ -169,6 +182,14 @@ export class ResultShaper {
 
   /** The added tool: a page, or the whole result, of an id the model was shown. */
   fetch(args: unknown): Shaped {
+    try {
+      return this.fetchCounted(args);
+    } finally {
+      this.counted.clear();
+    }
+  }
+
+  private fetchCounted(args: unknown): Shaped {
     const started = performance.now();
     const base = this.baseRecord(this.settings.addedTool, args, []);
     const a = (typeof args === 'object' && args !== null ? args : {}) as { id?: unknown; page?: unknown };
@@ -196,11 +217,28 @@ export class ResultShaper {
 
   /** A tools/call that got no result: a JSON-RPC error from the upstream, a timeout, a fault. */
   failed(tool: string, args: unknown, message: string): LedgerCall {
-    return this.finish(this.baseRecord(tool, args, []), performance.now(), { outcome: 'error', why: message, after: [] });
+    const record = this.finish(this.baseRecord(tool, args, []), performance.now(), { outcome: 'error', why: message, after: [] });
+    this.counted.clear();
+    return record;
   }
 
   private textSettings() {
-    return { formats: this.settings.formats, tokenizer: this.settings.tokenizer, maxBytes: this.settings.maxResultBytes };
+    return { formats: this.settings.formats, tokenizer: this.memo(this.settings.tokenizer), maxBytes: this.settings.maxResultBytes };
+  }
+
+  private memo(t: Tokenizer): Tokenizer {
+    let seen = this.counted.get(t.name);
+    if (!seen) this.counted.set(t.name, (seen = new Map()));
+    const cache = seen;
+    return {
+      name: t.name,
+      estimate: t.estimate,
+      count: (text) => {
+        let n = cache.get(text);
+        if (n === undefined) cache.set(text, (n = t.count(text)));
+        return n;
+      },
+    };
   }
 
   /** The explainer of the first of `formats` the model has not been taught yet, once per session. */
@@ -269,7 +307,10 @@ export class ResultShaper {
 
   private count(texts: readonly string[]): Partial<Record<TokenizerName, number>> {
     const out: Partial<Record<TokenizerName, number>> = {};
-    for (const t of this.settings.counters) out[t.name] = texts.reduce((n, text) => n + t.count(text), 0);
+    for (const t of this.settings.counters) {
+      const m = this.memo(t);
+      out[t.name] = texts.reduce((n, text) => n + m.count(text), 0);
+    }
     return out;
   }
 }
