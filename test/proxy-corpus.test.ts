@@ -3,7 +3,9 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import type { BenchmarkResult } from '../src/benchmark/schema.js';
 import { loadFormat } from '../src/formats/registry.js';
+import { roundFraction } from '../src/metadata/format-metadata.js';
 import { isFormatName } from '../src/formats/registry.js';
 import { jsonEqual } from '../src/json/equal.js';
 import { parseJson } from '../src/json/parse.js';
@@ -134,6 +136,39 @@ describe('devboy proxy in front of a corpus MCP server (SDK client over stdio)',
     const json = JSON.parse((await runCli(['session', log, '--json'])).stdout) as { refs: number; totals: { received_tokens: number }[] };
     assert.equal(json.refs, 1);
     const { calls } = parseLedger(readFileSync(log, 'utf8'), log);
+    const bench = await runCli([
+      'benchmark',
+      '--project',
+      'artsy__emission',
+      '--dataset',
+      'comments',
+      '--runs',
+      '1',
+      '--json',
+      '--session',
+      log,
+    ]);
+    assert.equal(bench.code, 0, bench.stderr);
+    const doc = JSON.parse(bench.stdout) as BenchmarkResult;
+    const t = (
+      json as unknown as {
+        totals: { tokenizer: string; dedup: number; encoder: number; combined: number; measured: number; received_tokens: number }[];
+      }
+    ).totals[0]!;
+    assert.deepEqual(doc.session!.results, [
+      {
+        format: 'proxy',
+        tokenizer: t.tokenizer,
+        dedup: roundFraction(t.dedup),
+        encoder: roundFraction(t.encoder),
+        combined: roundFraction(t.combined),
+        measured: roundFraction(t.measured),
+        baseline_tokens: (json as unknown as { totals: { baseline_tokens: number }[] }).totals[0]!.baseline_tokens,
+        received_tokens: t.received_tokens,
+      },
+    ]);
+    assert.equal(doc.session!.baseline, 'upstream');
+    for (const row of doc.rows) if (row.tokenizer === 'o200k_base') assert.equal(row.savings.dedup, roundFraction(t.dedup));
     const cancelled = calls.find((c) => c.tool === 'hang')!;
     assert.equal(cancelled.outcome, 'error');
     assert.equal(cancelled.why, 'cancelled by the agent');
