@@ -4,6 +4,7 @@ import { parseTokenizers, TOKENIZERS_HELP } from '../src/cli/tokenizer-flag.js';
 import { UsageError } from '../src/errors.js';
 import { FORMAT_NAMES, type FormatName } from '../src/formats/types.js';
 import { TOKENIZER_NAMES, type TokenizerName } from '../src/tokens/types.js';
+import { PROXY_LEVELS, type ProxyLevel } from '../src/proxy/level.js';
 
 export default class Proxy extends DevboyCommand {
   static override summary = 'Run an MCP server in front of another one: tool results re-encoded with fewer tokens, verified call by call.';
@@ -53,6 +54,11 @@ the ledger could not be written; 2 usage (bad flag, no upstream, a program that 
       description: 'a result list over this many --tokenizer tokens comes in pages (first page with the chunk index)',
       min: 1,
     }),
+    level: Flags.string({
+      description:
+        'lower GitHub, GitLab and Jira lists to this detail level: lossy by choice, labelled in the result and the log (default: off)',
+      options: [...PROXY_LEVELS],
+    }),
     dedup: Flags.boolean({
       description: 'send a result equal to an earlier one as a short reference (--no-dedup: never)',
       allowNo: true,
@@ -99,6 +105,7 @@ the ledger could not be written; 2 usage (bad flag, no upstream, a program that 
       skipTools: split(flags['skip-tools']),
       onlyTools: split(flags['only-tools']),
       budget: flags.budget ?? null,
+      level: (flags.level as ProxyLevel | undefined) ?? null,
       dedup: flags.dedup,
       explainer: flags.explainer,
       timeoutMs: flags.timeout * 1000,

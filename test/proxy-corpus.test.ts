@@ -6,6 +6,8 @@ import { after, before, describe, it } from 'node:test';
 import type { BenchmarkResult } from '../src/benchmark/schema.js';
 import { loadFormat } from '../src/formats/registry.js';
 import { roundFraction } from '../src/metadata/format-metadata.js';
+import { readResponse } from '../src/providers/response.js';
+import { itemsAtLevel } from '../src/trim/levels.js';
 import { isFormatName } from '../src/formats/registry.js';
 import { jsonEqual } from '../src/json/equal.js';
 import { parseJson } from '../src/json/parse.js';
@@ -30,8 +32,12 @@ describe('devboy proxy in front of a corpus MCP server (SDK client over stdio)',
   const sample = [...new Set([...names.filter((_, i) => i % 8 === 0), largest])];
   let run: ProxyRun;
   const sent: { name: string; upstream: string; received: string[] }[] = [];
-  let end: { code: number | null; stderr: string };
-  after(() => rmSync(tmp, { recursive: true, force: true }));
+  let end: { code: number | null; stderr: string } | undefined;
+  after(async () => {
+    // Ends the proxy when the test that does so did not run (a --test-name-pattern run).
+    end ??= await run.end();
+    rmSync(tmp, { recursive: true, force: true });
+  });
 
   before(async () => {
     run = await connectThroughProxy(['--log', log], CORPUS_SERVER);
@@ -126,13 +132,13 @@ describe('devboy proxy in front of a corpus MCP server (SDK client over stdio)',
   });
 
   it('on exit: status 0 and a summary that devboy session reads back from the ledger, figure for figure', async () => {
-    end = await run.end();
-    assert.equal(end.code, 0, end.stderr);
+    const ended = (end = await run.end());
+    assert.equal(ended.code, 0, ended.stderr);
     const session = await runCli(['session', log]);
     assert.equal(session.code, 0, session.stderr);
     const summary = session.stdout.trimEnd();
     assert.match(summary, /^devboy proxy: \d+ tool calls through node;/);
-    assert.ok(end.stderr.includes(summary), `proxy stderr:\n${end.stderr}\nsession:\n${summary}`);
+    assert.ok(ended.stderr.includes(summary), `proxy stderr:\n${ended.stderr}\nsession:\n${summary}`);
     const json = JSON.parse((await runCli(['session', log, '--json'])).stdout) as { refs: number; totals: { received_tokens: number }[] };
     assert.equal(json.refs, 1);
     const { calls } = parseLedger(readFileSync(log, 'utf8'), log);
@@ -217,5 +223,34 @@ describe('devboy proxy --budget: a long list in pages by the chunk planner, each
     assert.ok(jsonEqual(format.decode(whole), body), 'the whole result decodes to the list');
     assert.deepEqual(again, [refLine(id)]);
     assert.equal(outOfRange.isError, true);
+  });
+});
+
+describe('devboy proxy --level: known provider lists lowered by choice, labelled, the whole result one call away', () => {
+  it("a GitHub issue list at minimal detail decodes to devboy format's minimal items; devboy_result gives back the upstream text", async () => {
+    const tmp = mkdtempSync(join(tmpdir(), 'devboy-proxy-level-'));
+    const log = join(tmp, 'calls.jsonl');
+    const bodies = corpusBodies(corpusDir());
+    const name = [...bodies.keys()].find((n) => /^github\/.*_issues_state_all/.test(n))!;
+    const upstream = JSON.stringify(bodies.get(name), null, 2);
+    const run = await connectThroughProxy(['--level', 'minimal', '--log', log], CORPUS_SERVER);
+    const got = texts(await run.client.callTool({ name: 'get_body', arguments: { name } }));
+    const label = got.find((t) => t.startsWith('[devboy proxy: '))!;
+    const id = /"id": "(shadow_[0-9a-f]{12})"/.exec(label)![1]!;
+    const whole = texts(await run.client.callTool({ name: 'devboy_result', arguments: { id } }));
+    const plain = texts(await run.client.callTool({ name: 'say', arguments: { text: 'not a list' } }));
+    assert.equal((await run.end()).code, 0);
+    const r = parseLedger(readFileSync(log, 'utf8'), log).calls[0]!;
+    rmSync(tmp, { recursive: true, force: true });
+    assert.match(
+      label,
+      /^\[devboy proxy: \d+ .+ at minimal detail, fields left out by choice; the upstream's whole result: devboy_result \{"id": "shadow_/,
+    );
+    assert.equal(r.level, 'minimal');
+    assert.equal(r.note, 'minimal detail: lossy by choice');
+    const want = itemsAtLevel(readResponse(parseJson(upstream), name), 'minimal');
+    assert.ok(jsonEqual((await loadFormat(r.format!)).decode(got.at(-1)!), want));
+    assert.deepEqual(whole, [upstream]);
+    assert.deepEqual(plain, ['not a list']);
   });
 });

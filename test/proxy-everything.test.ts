@@ -45,6 +45,7 @@ describe('devboy proxy in front of @modelcontextprotocol/server-everything: ever
     await direct.connect(new StdioClientTransport({ command: EVERYTHING[0]!, args: EVERYTHING.slice(1), stderr: 'ignore' }));
   });
   after(async () => {
+    await proxied.end();
     await direct.close();
   });
 

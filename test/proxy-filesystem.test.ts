@@ -31,7 +31,8 @@ describe('devboy proxy in front of @modelcontextprotocol/server-filesystem over 
     return path;
   });
   let exact: ProxyRun;
-  after(() => {
+  after(async () => {
+    await exact.end();
     rmSync(dir, { recursive: true, force: true });
     rmSync(log, { force: true });
   });

@@ -127,6 +127,7 @@ describe('proxy: tool rules, the store, the ledger summary', () => {
       counters: [s.tokenizer],
       maxResultBytes: s.maxBytes,
       budget: null,
+      level: null,
       dedup: { minBytes: 64, lruSize: 8 },
       explainers: new Map(s.formats.map((f) => [f.name, `explainer of ${f.name}`])),
       toolRule: () => ({ rewrite: true }),

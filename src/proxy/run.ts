@@ -6,6 +6,7 @@ import type { TokenizerName } from '../tokens/types.js';
 import { DEFAULT_DEDUP } from '../transcript/types.js';
 import { devboyVersion } from '../versions.js';
 import { Bridge, clip, type AddedTool, type BridgeEnd } from './bridge.js';
+import type { ProxyLevel } from './level.js';
 import { LedgerWriter, type LedgerCall, type LedgerHeader } from './ledger.js';
 import { ResultShaper } from './shape-result.js';
 import { summarizeLedger, type ProxySummary } from './summary.js';
@@ -21,6 +22,7 @@ export interface ProxyRequest {
   skipTools: readonly string[];
   onlyTools: readonly string[];
   budget: number | null;
+  level: ProxyLevel | null;
   dedup: boolean;
   explainer: boolean;
   timeoutMs: number;
@@ -74,6 +76,7 @@ export async function runProxy(req: ProxyRequest): Promise<ProxyOutcome> {
     counters,
     maxResultBytes,
     budget: req.budget,
+    level: req.level,
     dedup: req.dedup ? DEFAULT_DEDUP : null,
     explainers: new Map(explainers.map((e) => [e.format, e.text])),
     toolRule: toolMatcher({ skip: req.skipTools, only: req.onlyTools }),
@@ -92,7 +95,7 @@ export async function runProxy(req: ProxyRequest): Promise<ProxyOutcome> {
     baseline: 'upstream',
     dedup: req.dedup ? { min_bytes: DEFAULT_DEDUP.minBytes, lru_size: DEFAULT_DEDUP.lruSize } : null,
     budget: req.budget,
-    level: null,
+    level: req.level,
     explainer: req.explainer,
   };
   let ledger: LedgerWriter | undefined;
@@ -110,7 +113,7 @@ export async function runProxy(req: ProxyRequest): Promise<ProxyOutcome> {
     timeoutMs: req.timeoutMs,
     startTimeoutMs: req.startTimeoutMs,
     shaper,
-    addedTool: req.dedup || req.budget !== null ? ADDED_TOOL : null,
+    addedTool: req.dedup || req.budget !== null || req.level !== null ? ADDED_TOOL : null,
     onRecord: (r) => {
       records.push(r);
       ledger?.write(r);

@@ -1,11 +1,13 @@
 import { createHash } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import type { Format, FormatName } from '../formats/types.js';
+import type { JsonValue } from '../json/types.js';
 import { canonicalBody, digestBody, idHeader, refLine } from '../transcript/canonical.js';
 import { DedupIndex, type DedupDecision } from '../transcript/dedup.js';
 import type { DedupOptions } from '../transcript/types.js';
 import type { Tokenizer, TokenizerName } from '../tokens/types.js';
 import type { LedgerCall } from './ledger.js';
+import { trimToLevel, type ProxyLevel } from './level.js';
 import { pageHint, planPages } from './pages.js';
 import { encodeValue, readJsonText, rewriteText, type TextVerdict } from './rewrite-text.js';
 import { ResultStore } from './store.js';
@@ -23,6 +25,8 @@ export interface ShapeSettings {
   counters: readonly Tokenizer[];
   maxResultBytes: number;
   budget: number | null;
+  /** --level: known provider lists lowered to this detail level (lossy by choice, labelled). */
+  level: ProxyLevel | null;
   dedup: DedupOptions | null;
   /** Explainer text per format that needs one; empty with --no-explainer. */
   explainers: ReadonlyMap<FormatName, string>;
@@ -137,11 +141,15 @@ export class ResultShaper {
       }
       decision = { kind: 'first', id: decision.id };
     }
+    const id = decision && decision.kind !== 'plain' ? decision.id : digestBody(canonicalBody(output)).id;
+    if (s.level && 'value' in read) {
+      const trimmed = this.shapeAtLevel(result, block, read.value, s.level, id, base, started);
+      if (trimmed) return trimmed;
+    }
     // Encoded only now: a repeat answered by a ref costs a parse, not an encoding in every format.
     const v: TextVerdict =
       'value' in read ? encodeValue(block.text, read.value, this.textSettings()) : { kind: 'kept', reason: read.reason };
     const body = v.kind === 'encoded' ? v.text : block.text;
-    const id = decision && decision.kind !== 'plain' ? decision.id : digestBody(canonicalBody(output)).id;
     const format = v.kind === 'encoded' ? s.formats.find((f) => f.name === v.format)! : undefined;
     const pages =
       s.budget !== null && v.kind === 'encoded' && format && v.after > s.budget
@@ -177,6 +185,40 @@ export class ResultShaper {
           explainer: explainer ? [explainer.text] : [],
         },
       ),
+    };
+  }
+
+  /**
+   * --level: a provider list lowered to a detail level, encoded and verified as that lowered list, with
+   * a line saying so and how to get the upstream's whole result (held under `id`). Null when the
+   * value is no list devboy models or the lowered list would not be smaller.
+   */
+  private shapeAtLevel(
+    result: ToolResult,
+    block: TextBlock,
+    value: JsonValue,
+    level: ProxyLevel,
+    id: string,
+    base: LedgerCall,
+    started: number,
+  ): Shaped | null {
+    const trimmed = trimToLevel(value, level);
+    if (!trimmed) return null;
+    const v = encodeValue(block.text, trimmed.items, this.textSettings());
+    if (v.kind !== 'encoded') return null;
+    const label = `[devboy proxy: ${trimmed.items.length} ${trimmed.shape} at ${level} detail, fields left out by choice; the upstream's whole result: ${this.settings.addedTool} {"id": "${id}"}]`;
+    const explainer = this.explainerFor([v.format]);
+    this.store.put(id, { whole: block.text });
+    const sent = [...(explainer ? [explainer.text] : []), label, v.text];
+    return {
+      result: { ...result, content: [...sent.slice(0, -1).map((text) => ({ type: 'text', text })), { ...block, text: v.text }] },
+      record: this.finish({ ...base, format: v.format, verified: true, level, dedup_id: id }, started, {
+        outcome: 'encoded',
+        why: null,
+        after: sent,
+        explainer: explainer ? [explainer.text] : [],
+        note: `${level} detail: lossy by choice`,
+      }),
     };
   }
 
