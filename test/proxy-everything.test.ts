@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { createServer, type AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -128,5 +130,41 @@ describe('devboy proxy in front of @modelcontextprotocol/server-everything: ever
     const end = await proxied.end();
     assert.equal(end.code, 0, end.stderr);
     assert.match(end.stderr, /^devboy proxy: \d+ tool calls through node;/m);
+  });
+});
+
+describe('devboy proxy --upstream-url: server-everything over Streamable HTTP on loopback', () => {
+  it('lists and calls tools through the HTTP upstream; the agent ends the session, the proxy exits 0', async () => {
+    const port = await new Promise<number>((done) => {
+      const probe = createServer().listen(0, '127.0.0.1', () => {
+        const { port } = probe.address() as AddressInfo;
+        probe.close(() => done(port));
+      });
+    });
+    const server = spawn(EVERYTHING[0]!, [EVERYTHING[1]!, 'streamableHttp'], {
+      env: { ...process.env, PORT: String(port) },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    try {
+      await new Promise<void>((ready, fail) => {
+        let text = '';
+        server.stderr.on('data', (d: Buffer) => {
+          text += d.toString();
+          if (/listening on port/.test(text)) ready();
+        });
+        server.once('exit', (code) => fail(new Error(`server-everything exited ${code}: ${text}`)));
+      });
+      const run = await connectThroughProxy(['--upstream-url', `http://127.0.0.1:${port}/mcp`], [], { capabilities: CAPABILITIES });
+      const { tools } = await run.client.listTools();
+      assert.ok(tools.some((t) => t.name === 'echo'));
+      assert.equal(tools.at(-1)!.name, 'devboy_result');
+      const echo = await run.client.callTool({ name: 'echo', arguments: { message: 'over http' } });
+      assert.deepEqual(echo.content, [{ type: 'text', text: 'Echo: over http' }]);
+      const end = await run.end();
+      assert.equal(end.code, 0, end.stderr);
+      assert.match(end.stderr, /^devboy proxy: 1 tool call through http:\/\/127\.0\.0\.1:\d+;/m);
+    } finally {
+      server.kill();
+    }
   });
 });

@@ -30,7 +30,7 @@ export async function connectThroughProxy(
 ): Promise<ProxyRun> {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [resolve(REPO_ROOT, 'bin', 'run.js'), 'proxy', ...proxyArgs, '--', ...upstream],
+    args: [resolve(REPO_ROOT, 'bin', 'run.js'), 'proxy', ...proxyArgs, ...(upstream.length ? ['--', ...upstream] : [])],
     env: Object.fromEntries(Object.entries({ ...process.env, NO_COLOR: '1' }).filter((e): e is [string, string] => e[1] !== undefined)),
     stderr: 'pipe',
     cwd: REPO_ROOT,
