@@ -87,9 +87,9 @@ export const proxySection: BenchSection = {
 
     // While a 20 MB result travels, small calls go on: through the proxy (which passes it on unread
     // above --max-result-mb) and directly.
-    const during = async (client: Client) => {
+    const during = async (client: Client, mb = 20) => {
       let hugeDone = false;
-      const huge = client.callTool({ name: 'huge', arguments: { mb: 20 } }).then(() => (hugeDone = true));
+      const huge = client.callTool({ name: 'huge', arguments: { mb } }).then(() => (hugeDone = true));
       const small: number[] = [];
       let before = 0;
       for (let i = 0; i < 10; i++) {
@@ -100,6 +100,8 @@ export const proxySection: BenchSection = {
       return { small: stats(small), finished_before_huge: before, huge_wait_ms: round(hugeMs) };
     };
     const huge = { direct: await during(direct), proxied: await during(proxied) };
+    // Under --max-result-mb a result is read, encoded and counted on the proxy's one thread: calls wait.
+    const read = { direct: await during(direct, 2), proxied: await during(proxied, 2) };
     ctx.log(`  20 MB: small calls direct ${huge.direct.small.median_ms} ms, proxied ${huge.proxied.small.median_ms} ms`);
     await Promise.all([direct.close(), proxied.close()]);
 
@@ -113,11 +115,14 @@ export const proxySection: BenchSection = {
           `${r.case.padEnd(70)} ${cell(r.direct).padStart(26)} ${cell(r.proxied).padStart(18)} ${`x${r.ratio}`.padStart(7)} ${String(r.added_ms).padStart(9)}`,
       ),
       '',
-      `while a 20 MB result travels (passed on unread: over --max-result-mb 16), 10 small calls one after another:`,
+      `while a 20 MB result travels (passed on unread: over --max-result-mb 4), 10 small calls one after another:`,
       `  direct:  median ${cell(huge.direct.small)} ms, ${huge.direct.finished_before_huge}/10 finished before the 20 MB result`,
       `  proxied: median ${cell(huge.proxied.small)} ms, ${huge.proxied.finished_before_huge}/10 finished before the 20 MB result`,
+      `while a 2 MB result travels (read, re-encoded and counted by the proxy), 10 small calls one after another:`,
+      `  direct:  median ${cell(read.direct.small)} ms, the 2 MB result took ${read.direct.huge_wait_ms} ms more after them`,
+      `  proxied: median ${cell(read.proxied.small)} ms, the 2 MB result took ${read.proxied.huge_wait_ms} ms more after them`,
     ];
-    return { text: lines.join('\n'), data: { load_average: Number(load), rows, huge } };
+    return { text: lines.join('\n'), data: { load_average: Number(load), rows, huge, read } };
   },
 };
 

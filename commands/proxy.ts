@@ -75,7 +75,12 @@ the ledger could not be written; 2 usage (bad flag, no upstream, a program that 
       min: 1,
       default: 120,
     }),
-    'max-result-mb': Flags.integer({ description: 'results larger than this pass through unread (noted in the log)', min: 1, default: 16 }),
+    'max-result-mb': Flags.integer({
+      description:
+        "results larger than this pass through unread (noted in the log); one under it is read on the proxy's one thread while other calls wait",
+      min: 1,
+      default: 4,
+    }),
     log: Flags.string({ description: 'write the ledger here: one JSON line per tool call (replaced on start; devboy session reads it)' }),
     'upstream-url': Flags.string({ description: 'the upstream speaks Streamable HTTP at this URL (instead of a program after --)' }),
   };
