@@ -176,9 +176,16 @@ export class Bridge {
       return { ...result, tools: [...result.tools, this.o.addedTool] };
     }
     if (p.method === 'tools/call') {
-      const shaped = this.o.shaper.shape(p.tool ?? '', p.args, result as ToolResult);
+      let shaped;
+      try {
+        shaped = this.o.shaper.shape(p.tool ?? '', p.args, result as ToolResult);
+      } catch (err) {
+        // A fault of the proxy's own must not cost the agent its result: it gets the upstream's as sent.
+        this.o.onNote(`${clip(p.tool ?? '')}: passed through unshaped: ${clip((err as Error).message)}`);
+        return result;
+      }
       this.o.onRecord(shaped.record);
-      if (shaped.record.note) this.o.onNote(`${p.tool}: ${shaped.record.note}`);
+      if (shaped.record.note) this.o.onNote(`${clip(p.tool ?? '')}: ${shaped.record.note}`);
       return shaped.result;
     }
     return result;
@@ -212,7 +219,7 @@ export class Bridge {
       method: 'notifications/cancelled',
       params: { requestId: p.id, reason: `devboy proxy: no answer within ${seconds} s` },
     } as Message);
-    this.o.onNote(`${p.method}${p.tool ? ` ${p.tool}` : ''}: no answer within ${seconds} s; the agent got a timeout error`);
+    this.o.onNote(`${clip(p.method)}${p.tool ? ` ${clip(p.tool)}` : ''}: no answer within ${seconds} s; the agent got a timeout error`);
     this.checkAlive();
   }
 

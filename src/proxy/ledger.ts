@@ -65,8 +65,13 @@ export type LedgerLine = LedgerHeader | LedgerCall;
 /** Appends one JSON line per call; the file is replaced when the proxy starts. */
 export class LedgerWriter {
   private queue: Promise<unknown> = Promise.resolve();
+  /** The first write that failed (a full disk): the session goes on, and close() reports it. */
+  private failure: Error | undefined;
 
-  private constructor(private readonly handle: FileHandle) {}
+  private constructor(
+    private readonly handle: FileHandle,
+    private readonly path: string,
+  ) {}
 
   static async open(path: string, header: LedgerHeader): Promise<LedgerWriter> {
     let handle: FileHandle;
@@ -75,19 +80,22 @@ export class LedgerWriter {
     } catch (err) {
       throw new DataError(`cannot write the ledger: ${(err as Error).message}`, { file: path });
     }
-    const writer = new LedgerWriter(handle);
+    const writer = new LedgerWriter(handle, path);
     writer.write(header);
     return writer;
   }
 
   write(line: LedgerLine): void {
     const text = `${JSON.stringify(line)}\n`;
-    this.queue = this.queue.then(() => this.handle.appendFile(text, 'utf8'));
+    this.queue = this.queue
+      .then(() => (this.failure ? undefined : this.handle.appendFile(text, 'utf8')))
+      .catch((err: Error) => (this.failure ??= err));
   }
 
   async close(): Promise<void> {
     await this.queue;
     await this.handle.close();
+    if (this.failure) throw new DataError(`the ledger is incomplete: ${this.failure.message}`, { file: this.path });
   }
 }
 

@@ -1,4 +1,5 @@
 import type { Readable, Writable } from 'node:stream';
+import { DevboyError } from '../errors.js';
 import { loadExplainers } from '../formats/explainers.js';
 import { FORMAT_NAMES, loadFormats, type FormatName } from '../formats/registry.js';
 import { loadTokenizer } from '../tokens/registry.js';
@@ -138,6 +139,12 @@ export async function runProxy(req: ProxyRequest): Promise<ProxyOutcome> {
   req.stdin.off('close', agentGone);
   upstream.transport.onclose = undefined;
   await Promise.all([upstream.transport.close().catch(() => undefined), agent.close().catch(() => undefined)]);
-  await ledger?.close();
-  return { end, summary: summarizeLedger(header, records), exitCode: end.reason === 'agent-closed' ? 0 : 1 };
+  let ledgerOk = true;
+  try {
+    await ledger?.close();
+  } catch (err) {
+    ledgerOk = false;
+    req.onNote(err instanceof DevboyError ? err.oneLine() : clip((err as Error).message));
+  }
+  return { end, summary: summarizeLedger(header, records), exitCode: end.reason === 'agent-closed' && ledgerOk ? 0 : 1 };
 }
