@@ -11,7 +11,7 @@ import { ResultStore } from '../src/proxy/store.js';
 import { summarizeLedger } from '../src/proxy/summary.js';
 import { globRegExp, toolMatcher } from '../src/proxy/tool-match.js';
 import { loadTokenizer } from '../src/tokens/registry.js';
-import { anyJson, PROPERTY_RUNS } from './helpers/arbitraries.js';
+import { anyJson, scaledRuns } from './helpers/arbitraries.js';
 
 const settings = async () => ({
   formats: await loadFormats(FORMAT_NAMES),
@@ -34,7 +34,7 @@ describe('proxy: one text block', () => {
         assert.ok(v.after < v.before);
         assert.ok(jsonEqual(byName.get(v.format)!.decode(v.text), JSON.parse(text)));
       }),
-      { numRuns: Math.min(PROPERTY_RUNS, 300) },
+      { numRuns: scaledRuns(500) },
     );
     assert.ok(encoded > 0, 'no value was re-encoded: the property checked nothing');
   });
@@ -85,7 +85,7 @@ describe('proxy: the line reader', () => {
         assert.equal(want.length, messages.length);
         assert.deepEqual(got, want);
       }),
-      { numRuns: Math.min(PROPERTY_RUNS, 300) },
+      { numRuns: scaledRuns(1000) },
     );
   });
 
