@@ -1,6 +1,7 @@
 import { DataError, lineColAt } from '../errors.js';
 import { assertInputFormatName, detectFromContent, detectFromExtension, type InputFormatName } from '../formats/detect.js';
 import { FORMAT_NAMES, loadFormat, loadFormats, type FormatName, type FormatOptions } from '../formats/registry.js';
+import { rankLossless } from '../formats/rank.js';
 import type { RoundTrip } from '../formats/verify.js';
 import { depthMessage, tooDeepPath } from '../json/depth.js';
 import { LoneSurrogateError } from '../json/encode-guard.js';
@@ -125,7 +126,7 @@ async function chooseFormat(
       text,
     });
   }
-  const best = candidates.filter((c) => c.lossless).sort((a, b) => a.tokens - b.tokens)[0];
+  const best = rankLossless(candidates)[0];
   if (!best) throw new DataError('no format round-trips this input (--to auto)', { file });
   return {
     chosen: best.format,
