@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { parseBenchmarkResult } from '../src/benchmark/read-result.js';
 import type { BenchmarkResult } from '../src/benchmark/schema.js';
 import { loadFormat } from '../src/formats/registry.js';
 import { roundFraction } from '../src/metadata/format-metadata.js';
@@ -174,6 +175,8 @@ describe('devboy proxy in front of a corpus MCP server (SDK client over stdio)',
       },
     ]);
     assert.equal(doc.session!.baseline, 'upstream');
+    // A saved result with a ledger's session reads back as a result (compare, merge, --baseline).
+    assert.deepEqual(parseBenchmarkResult(bench.stdout, 'ledger-run.json').session, doc.session);
     for (const row of doc.rows) if (row.tokenizer === 'o200k_base') assert.equal(row.savings.dedup, roundFraction(t.dedup));
     const cancelled = calls.find((c) => c.tool === 'hang')!;
     assert.equal(cancelled.outcome, 'error');
