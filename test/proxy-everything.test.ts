@@ -100,10 +100,13 @@ describe('devboy proxy in front of @modelcontextprotocol/server-everything: ever
 
   it('progress notifications reach the agent; ping is answered', async () => {
     const progress: number[] = [];
-    const r = await proxied.client.callTool({ name: 'trigger-long-running-operation', arguments: { duration: 0.2, steps: 2 } }, undefined, {
+    const r = await proxied.client.callTool({ name: 'trigger-long-running-operation', arguments: { duration: 0.6, steps: 3 } }, undefined, {
       onprogress: (p) => progress.push(p.progress),
     });
-    assert.deepEqual(progress, [1, 2]);
+    // The SDK's client runs notification handlers a microtask later but a response at once: the last
+    // progress, read in the same chunk as the response, can find its handler gone. The others cannot.
+    assert.deepEqual(progress.slice(0, 2), [1, 2]);
+    assert.ok(progress.length <= 3);
     assert.match(JSON.stringify(r.content), /Long running operation completed/);
     assert.deepEqual(await proxied.client.ping(), {});
   });
