@@ -15,6 +15,7 @@ import { trimAlgorithmsSection } from './trim-algorithms.js';
 import { tokenizeSection } from './tokenize.js';
 import { tokenizersSection } from './tokenizers.js';
 import { matrixSection } from './matrix.js';
+import { proxySection } from './proxy.js';
 
 const SECTIONS: BenchSection[] = [
   formatsSection,
@@ -27,6 +28,7 @@ const SECTIONS: BenchSection[] = [
   inputMemorySection,
   tokenizeSection,
   tokenizersSection,
+  proxySection,
 ];
 
 const options = parseOptions(process.argv.slice(2));

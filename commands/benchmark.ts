@@ -238,11 +238,18 @@ Exit codes: 0 ok; 1 regression, bad data or provider failure; 2 usage.`;
     tokenizers: (typeof TOKENIZER_NAMES)[number][],
     baseline: SavingsBaseline,
   ) {
-    const [{ readTranscriptFile }, { transcriptDedupForBenchmark }] = await Promise.all([
+    const [{ parseTranscript }, { transcriptDedupForBenchmark, ledgerDedupForBenchmark }, ledger] = await Promise.all([
       import('../src/transcript/load.js'),
       import('../src/benchmark/transcript-dedup.js'),
+      import('../src/proxy/ledger.js'),
     ]);
-    const loaded = await readTranscriptFile(file);
+    const input = await readInput(file);
+    if (ledger.isLedgerText(input.text)) {
+      const { header, calls } = ledger.parseLedger(input.text, input.name);
+      const { summarizeLedger } = await import('../src/proxy/summary.js');
+      return ledgerDedupForBenchmark(input.name, summarizeLedger(header, calls), formats);
+    }
+    const loaded = { ...parseTranscript(input.text, 'auto', input.name), name: input.name };
     return transcriptDedupForBenchmark(loaded.name, loaded.entries, formats, tokenizers, baseline);
   }
 

@@ -2,7 +2,10 @@ import { Flags } from '../src/cli/oclif.js';
 import { DevboyCommand } from '../src/cli/base-command.js';
 import { inputFileArg, inputSource } from '../src/cli/input-arg.js';
 import { FORMAT_NAMES, type FormatName } from '../src/formats/types.js';
-import { readTranscriptFile, TRANSCRIPT_KINDS, type TranscriptKind } from '../src/transcript/load.js';
+import { readInput } from '../src/io/read-input.js';
+import { isLedgerText, parseLedger } from '../src/proxy/ledger.js';
+import { proxySummaryText, summarizeLedger } from '../src/proxy/summary.js';
+import { parseTranscript, TRANSCRIPT_KINDS, type TranscriptKind } from '../src/transcript/load.js';
 import { playTranscript } from '../src/transcript/playback.js';
 import { transcriptReportText } from '../src/transcript/report-text.js';
 import { DEFAULT_DEDUP, SAVINGS_BASELINES, type SavingsBaseline } from '../src/transcript/types.js';
@@ -17,7 +20,8 @@ export default class Session extends DevboyCommand {
 transcript, replays it, and reports what the model would receive for each call and the savings:
 dedup (a repeated body becomes a one-line ref to the content-hash id it was first sent with),
 encoder (--format over the calls sent in full) and combined, against --savings-baseline, counted
-with --tokenizer. With --json the report is one JSON object; its *_pct fields are fractions (0.25 = 25%).
+with --tokenizer. A ledger written by devboy proxy --log is summed as the proxy counted it (the
+proxy's own exit summary, figure for figure); the replay flags do not apply to it. With --json the report is one JSON object; its *_pct fields are fractions (0.25 = 25%).
 
 Exit codes: 0 ok; 1 bad session data (file:line:col); 2 usage.`;
 
@@ -70,7 +74,17 @@ Exit codes: 0 ok; 1 bad session data (file:line:col); 2 usage.`;
   async run(): Promise<void> {
     const { args, flags } = await this.parse(Session);
     assertTokenizersInstalled([flags.tokenizer as TokenizerName]);
-    const session = await readTranscriptFile(inputSource(args.file), flags.import as TranscriptKind | 'auto');
+    const input = await readInput(inputSource(args.file));
+    if (isLedgerText(input.text)) {
+      // A `devboy proxy --log` ledger: what the proxy sent is recorded, so it is summed, not replayed.
+      const { header, calls } = parseLedger(input.text, input.name);
+      const summary = summarizeLedger(header, calls);
+      await this.writeStdout(
+        `${flags.json ? JSON.stringify({ file: input.name, session_format: 'proxy-ledger', ...summary }, null, 2) : proxySummaryText(summary)}\n`,
+      );
+      return;
+    }
+    const session = { ...parseTranscript(input.text, flags.import as TranscriptKind | 'auto', input.name), name: input.name };
     const report = await playTranscript(session.entries, {
       format: flags.format as FormatName,
       tokenizer: flags.tokenizer as TokenizerName,

@@ -246,6 +246,65 @@ try {
     }
     check('devboy session on a Claude Code transcript', session.code === 0 && report?.calls > 0, session.stderr);
 
+    // devboy proxy from the package (the MCP SDK is a dependency): an agent and an upstream that speak
+    // JSON-RPC lines, the upstream answering a tool call with a pretty JSON list.
+    writeFileSync(
+      join(work, 'upstream.mjs'),
+      `import { createInterface } from 'node:readline';
+const rows = Array.from({ length: 20 }, (_, i) => ({ id: i + 1, title: 'issue ' + (i + 1), state: 'open' }));
+const send = (m) => process.stdout.write(JSON.stringify(m) + '\\n');
+createInterface({ input: process.stdin }).on('line', (line) => {
+  const m = JSON.parse(line);
+  if (m.id === undefined) return;
+  if (m.method === 'initialize') send({ jsonrpc: '2.0', id: m.id, result: { protocolVersion: m.params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: 'pack-upstream', version: '1' } } });
+  else if (m.method === 'tools/call') send({ jsonrpc: '2.0', id: m.id, result: { content: [{ type: 'text', text: JSON.stringify(rows, null, 2) }] } });
+  else send({ jsonrpc: '2.0', id: m.id, result: {} });
+});
+`,
+    );
+    writeFileSync(
+      join(work, 'agent.mjs'),
+      `import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+const proxy = spawn(process.argv[2], ['proxy', '--', process.execPath, 'upstream.mjs'], { stdio: ['pipe', 'pipe', 'pipe'] });
+let stderr = '';
+proxy.stderr.on('data', (d) => (stderr += d));
+const answers = [];
+const send = (m) => proxy.stdin.write(JSON.stringify(m) + '\\n');
+createInterface({ input: proxy.stdout }).on('line', (line) => {
+  answers.push(JSON.parse(line));
+  if (answers.length === 1) {
+    send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'list', arguments: {} } });
+  } else proxy.stdin.end();
+});
+proxy.on('exit', (code) => console.log(JSON.stringify({ code, answers, stderr })));
+send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'pack-agent', version: '1' } } });
+`,
+    );
+    const proxied = run(process.execPath, ['agent.mjs', devboy], { cwd: work });
+    let relay;
+    try {
+      relay = JSON.parse(proxied.stdout);
+    } catch {
+      relay = undefined;
+    }
+    const sent = relay?.answers?.[1]?.result?.content?.map((b) => b.text) ?? [];
+    check(
+      'devboy proxy relays initialize and re-encodes a tool result (the MCP SDK loads from the package)',
+      relay?.code === 0 &&
+        relay.answers[0]?.result?.serverInfo?.name === 'pack-upstream' &&
+        sent.length >= 1 &&
+        sent.at(-1) !==
+          JSON.stringify(
+            Array.from({ length: 20 }, (_, i) => ({ id: i + 1, title: 'issue ' + (i + 1), state: 'open' })),
+            null,
+            2,
+          ) &&
+        /^devboy proxy: 1 tool call through node;/m.test(relay.stderr),
+      proxied.stdout + proxied.stderr,
+    );
+
     const record = cli(['record', '--provider', 'github', '--out-dir', join(work, 'rec')]);
     check(
       'devboy record without a repository: exit 2, one line',

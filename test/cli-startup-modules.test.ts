@@ -56,6 +56,14 @@ describe('start-up: what a small command loads', () => {
     assert.deepEqual([...new Set(files.map(packageOf).filter((p) => p !== undefined))], ['@toon-format/toon']);
   });
 
+  it('proxy --help: no package either (the MCP SDK loads only when a proxy runs)', () => {
+    const files = loadedFiles(['proxy', '--help']);
+    assert.deepEqual(
+      files.map(packageOf).filter((p) => p !== undefined),
+      [],
+    );
+  });
+
   it('--help: no package at all beside the bundle', () => {
     const files = loadedFiles(['--help']);
     assert.ok(files.includes('dist/oclif.cjs'), files.join('\n'));

@@ -113,9 +113,11 @@ export interface SessionSummary {
   calls: number;
   /** Calls answered by a reference to an earlier, byte-identical output. */
   hits: number;
-  baseline: SavingsBaseline;
+  /** `upstream`: a proxy ledger's, the tool results as the upstream sent them. */
+  baseline: SavingsBaseline | 'upstream';
   results: {
-    format: FormatName;
+    /** `proxy`: a `devboy proxy --log` ledger, whose formats the proxy chose call by call. */
+    format: FormatName | 'proxy';
     tokenizer: TokenizerName;
     dedup: number;
     encoder: number;

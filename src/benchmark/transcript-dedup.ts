@@ -1,4 +1,5 @@
 import type { FormatName } from '../formats/types.js';
+import type { ProxySummary } from '../proxy/summary.js';
 import { roundFraction, type SavingsBaseline } from '../metadata/format-metadata.js';
 import { playTranscript } from '../transcript/playback.js';
 import type { TranscriptEntry } from '../transcript/types.js';
@@ -42,4 +43,37 @@ export async function transcriptDedupForBenchmark(
     }
   }
   return { dedup, summary: { file: name, calls, hits, baseline, results } };
+}
+
+/**
+ * A `devboy proxy --log` ledger as the benchmark's session: the proxy's own figures per tokenizer (the
+ * summary it printed on exit), and its dedup saving in every measured format's rows, since the proxy
+ * chose formats call by call. Tokenizers the ledger did not count with get no figure (dedup 0).
+ */
+export function ledgerDedupForBenchmark(
+  name: string,
+  summary: ProxySummary,
+  formats: readonly FormatName[],
+): { dedup: TranscriptDedup; summary: SessionSummary } {
+  const dedup: TranscriptDedup = {};
+  for (const t of summary.totals) for (const format of formats) (dedup[format] ??= {})[t.tokenizer] = roundFraction(t.dedup);
+  return {
+    dedup,
+    summary: {
+      file: name,
+      calls: summary.calls,
+      hits: summary.refs,
+      baseline: 'upstream',
+      results: summary.totals.map((t) => ({
+        format: 'proxy' as const,
+        tokenizer: t.tokenizer,
+        dedup: roundFraction(t.dedup),
+        encoder: roundFraction(t.encoder),
+        combined: roundFraction(t.combined),
+        measured: roundFraction(t.measured),
+        baseline_tokens: t.baseline_tokens,
+        received_tokens: t.received_tokens,
+      })),
+    },
+  };
 }

@@ -87,6 +87,7 @@ const level = oneOf(LEVELS, 'a level');
 const format = oneOf(FORMAT_NAMES, 'a format');
 const tokenizer = oneOf(TOKENIZER_NAMES, 'a tokenizer');
 const baseline = oneOf(SAVINGS_BASELINES, 'a savings baseline');
+const sessionBaseline = oneOf([...SAVINGS_BASELINES, 'upstream'], 'a savings baseline or upstream');
 
 const source = object({ kind: oneOf(['corpus', 'live'], 'corpus or live'), 'corpus?': str, 'provider?': provider, 'target?': str });
 
@@ -162,7 +163,8 @@ const RESULT = object({
   'winner_by_tokenizer?': list(anyObject),
   'explainers?': list(object({ format, source: str, bytes: count, tokens: record(count) })),
   'break_even?': list(anyObject),
-  'session?': object({ file: str, calls: count, hits: count, baseline, results: list(anyObject) }),
+  // A `devboy proxy` ledger's session is taken against the upstream's text as sent (docs/proxy.md).
+  'session?': object({ file: str, calls: count, hits: count, baseline: sessionBaseline, results: list(anyObject) }),
   'merged_from?': list(object({ file: str, source, datasets: count, rows: count })),
 });
 

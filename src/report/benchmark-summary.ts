@@ -67,7 +67,7 @@ export interface SessionView {
   calls: number;
   hits: number;
   baseline: string;
-  rows: { format: FormatName; dedup: number; encoder: number; combined: number; measured: number }[];
+  rows: { format: FormatName | 'proxy'; dedup: number; encoder: number; combined: number; measured: number }[];
 }
 
 export interface TotalCell {

@@ -1,0 +1,21 @@
+import type { JsonValue } from '../json/types.js';
+import { readResponse } from '../providers/response.js';
+import { itemsAtLevel } from '../trim/levels.js';
+
+export const PROXY_LEVELS = ['standard', 'minimal'] as const;
+export type ProxyLevel = (typeof PROXY_LEVELS)[number];
+
+/**
+ * A GitHub, GitLab or Jira list (as devboy normalizes them: `devboy format`'s reader) lowered to a detail
+ * level: lossy by choice, so the caller labels it. Null for anything devboy has no model of.
+ */
+export function trimToLevel(value: JsonValue, level: ProxyLevel): { items: JsonValue[]; shape: string } | null {
+  let read;
+  try {
+    read = readResponse(value, 'tool result');
+  } catch {
+    return null;
+  }
+  if (read.items.length === 0) return null;
+  return { items: itemsAtLevel(read, level), shape: read.shape };
+}

@@ -1,0 +1,376 @@
+import { createHash } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+import type { Format, FormatName } from '../formats/types.js';
+import type { JsonValue } from '../json/types.js';
+import { canonicalBody, digestBody, idHeader, refLine } from '../transcript/canonical.js';
+import { DedupIndex, type DedupDecision } from '../transcript/dedup.js';
+import type { DedupOptions } from '../transcript/types.js';
+import type { Tokenizer, TokenizerName } from '../tokens/types.js';
+import type { LedgerCall } from './ledger.js';
+import { trimToLevel, type ProxyLevel } from './level.js';
+import { pageHint, planPages } from './pages.js';
+import { encodeValue, readJsonText, rewriteText, type TextVerdict } from './rewrite-text.js';
+import { ResultStore } from './store.js';
+
+/** A tools/call result as it travels: only `content`, `isError` and text blocks are looked at; every other member is kept. */
+export type ToolResult = { content?: unknown; isError?: unknown; [key: string]: unknown };
+type TextBlock = { type: 'text'; text: string; [key: string]: unknown };
+
+export interface ShapeSettings {
+  /** Candidate encodings in registry order: one, or all for --format auto. */
+  formats: readonly Format[];
+  /** --tokenizer: chooses the format and decides "fewer". */
+  tokenizer: Tokenizer;
+  /** --tokenizers: every ledger count is made under each (the first is --tokenizer). */
+  counters: readonly Tokenizer[];
+  maxResultBytes: number;
+  budget: number | null;
+  /** --level: known provider lists lowered to this detail level (lossy by choice, labelled). */
+  level: ProxyLevel | null;
+  dedup: DedupOptions | null;
+  /** Explainer text per format that needs one; empty with --no-explainer. */
+  explainers: ReadonlyMap<FormatName, string>;
+  /** Whether a tool's results may be rewritten (--skip-tools, --only-tools). */
+  toolRule: (tool: string) => { rewrite: boolean; why?: string };
+  /** The tool the proxy adds: pages and dedup ids are fetched through it. */
+  addedTool: string;
+  /** Most UTF-16 units of results held for the added tool. */
+  storeChars: number;
+}
+
+export interface Shaped {
+  result: ToolResult;
+  record: LedgerCall;
+}
+
+/**
+ * The proxy's state for one agent session: which bodies the model has (dedup), which results it can
+ * fetch again (pages and ids), which explainers it was given. Each call's result is shaped here and
+ * described by one ledger line; the bridge only moves messages.
+ */
+export class ResultShaper {
+  private readonly dedup: DedupIndex | null;
+  private readonly store: ResultStore;
+  /** Tokens (under --tokenizer) of what was sent with an id: a ref is only used when smaller. */
+  private readonly shownTokens = new Map<string, number>();
+  private readonly explained = new Set<FormatName>();
+  private calls = 0;
+  /**
+   * Counts made while shaping one result, by tokenizer: the upstream's text, the chosen encoding and
+   * the ledger's figures are the same texts, and counting a large one is most of the proxy's work.
+   */
+  private readonly counted = new Map<TokenizerName, Map<string, number>>();
+
+  constructor(private readonly settings: ShapeSettings) {
+    this.dedup = settings.dedup ? new DedupIndex(settings.dedup) : null;
+    this.store = new ResultStore(settings.storeChars);
+  }
+
+  /** The result the model gets for a tools/call the upstream answered. */
+  shape(tool: string, args: unknown, result: ToolResult): Shaped {
+    try {
+      return this.shapeCounted(tool, args, result);
+    } finally {
+      this.counted.clear();
+    }
+  }
+
+  private shapeCounted(tool: string, args: unknown, result: ToolResult): Shaped {
+    const started = performance.now();
+    const content = Array.isArray(result.content) ? (result.content as unknown[]) : [];
+    const texts = content.filter(isTextBlock);
+    const before = texts.map((b) => b.text);
+    const rule = this.settings.toolRule(tool);
+    const tooBig = before.find((t) => t.length > this.settings.maxResultBytes || Buffer.byteLength(t) > this.settings.maxResultBytes);
+    // Not parsed, not counted: bounded time and memory whatever the upstream sends.
+    if (tooBig !== undefined) {
+      const base = this.baseRecord(tool, args, [], before);
+      const note = `not counted: ${Buffer.byteLength(tooBig)} bytes passed through unchanged`;
+      return { result, record: this.finish(base, started, { outcome: 'kept', why: 'over --max-result-mb', after: 'same', note }) };
+    }
+    const base = this.baseRecord(tool, args, before);
+    const keep = (why: string, outcome: LedgerCall['outcome'] = 'kept'): Shaped => ({
+      result,
+      record: this.finish(base, started, { outcome, why, after: 'same' }),
+    });
+    if (!rule.rewrite) return keep(rule.why ?? 'kept exact');
+    if (result.isError === true) return keep('isError result', 'error');
+    if (texts.length === 0) return keep('no text block');
+    if (texts.length === 1 && content.length === 1) return this.shapeOne(tool, result, texts[0]!, base, started);
+    const verdicts = texts.map((b) => rewriteText(b.text, this.textSettings()));
+
+    // Several blocks: each text is re-encoded on its own; dedup and pages need one body.
+    let i = 0;
+    const formats = new Set<FormatName>();
+    const newContent = content.map((b) => {
+      if (!isTextBlock(b)) return b;
+      const v = verdicts[i++]!;
+      if (v.kind !== 'encoded') return b;
+      formats.add(v.format);
+      return { ...b, text: v.text };
+    });
+    const explainer = this.explainerFor([...formats]);
+    const sentContent = explainer ? [{ type: 'text', text: explainer.text }, ...newContent] : newContent;
+    const after = sentContent.filter(isTextBlock).map((b) => b.text);
+    const encoded = verdicts.filter((v) => v.kind === 'encoded');
+    const why = verdicts.find((v): v is Extract<TextVerdict, { kind: 'kept' }> => v.kind === 'kept')?.reason ?? null;
+    return {
+      result: encoded.length ? { ...result, content: sentContent } : result,
+      record: this.finish(
+        { ...base, format: encoded.length ? (encoded[0] as { format: FormatName }).format : null, verified: encoded.length > 0 },
+        started,
+        { outcome: encoded.length ? 'encoded' : 'kept', why, after, explainer: explainer ? [explainer.text] : [] },
+      ),
+    };
+  }
+
+  private shapeOne(tool: string, result: ToolResult, block: TextBlock, base: LedgerCall, started: number): Shaped {
+    const s = this.settings;
+    const read = readJsonText(block.text, s.maxResultBytes);
+    const output = 'value' in read ? read.value : block.text;
+    let decision: DedupDecision | null = this.dedup ? this.dedup.decide({ kind: 'call', tool, output, isError: false }) : null;
+    if (decision?.kind === 'ref') {
+      const ref = refLine(decision.id);
+      const earlier = this.shownTokens.get(decision.id);
+      // Seed 002: never make it bigger; and only refer to what the added tool can still hand back.
+      if (earlier !== undefined && this.memo(s.tokenizer).count(ref) < earlier && this.store.get(decision.id)) {
+        return {
+          result: { ...result, content: [{ type: 'text', text: ref }] },
+          record: this.finish({ ...base, dedup: 'ref', dedup_id: decision.id }, started, { outcome: 'ref', why: null, after: [ref] }),
+        };
+      }
+      decision = { kind: 'first', id: decision.id };
+    }
+    const id = decision && decision.kind !== 'plain' ? decision.id : digestBody(canonicalBody(output)).id;
+    if (s.level && 'value' in read) {
+      const trimmed = this.shapeAtLevel(result, block, read.value, s.level, id, base, started);
+      if (trimmed) return trimmed;
+    }
+    // Encoded only now: a repeat answered by a ref costs a parse, not an encoding in every format.
+    const v: TextVerdict =
+      'value' in read ? encodeValue(block.text, read.value, this.textSettings()) : { kind: 'kept', reason: read.reason };
+    const body = v.kind === 'encoded' ? v.text : block.text;
+    const format = v.kind === 'encoded' ? s.formats.find((f) => f.name === v.format)! : undefined;
+    const pages =
+      s.budget !== null && v.kind === 'encoded' && format && v.after > s.budget
+        ? planPages(v.value, format, s.tokenizer, s.budget, pageHint(s.addedTool, id))
+        : null;
+    const explainer = v.kind === 'encoded' ? this.explainerFor([v.format]) : undefined;
+    const header = decision?.kind === 'first' ? idHeader(decision.id) : undefined;
+    const sent: unknown[] = [];
+    if (explainer) sent.push({ type: 'text', text: explainer.text });
+    if (header !== undefined) sent.push({ type: 'text', text: header });
+    const shownBody = pages ? pages[0]! : body;
+    sent.push({ ...block, text: shownBody });
+    if (header !== undefined || pages) this.store.put(id, { whole: body, ...(pages ? { pages } : {}) });
+    if (header !== undefined) this.shownTokens.set(id, this.memo(s.tokenizer).count(header) + this.memo(s.tokenizer).count(shownBody));
+    const changed = v.kind === 'encoded' || sent.length > 1;
+    return {
+      result: changed ? { ...result, content: sent } : result,
+      record: this.finish(
+        {
+          ...base,
+          format: v.kind === 'encoded' ? v.format : null,
+          verified: v.kind === 'encoded',
+          pages: pages ? { id, count: pages.length } : null,
+          dedup: decision ? (decision.kind === 'plain' ? 'plain' : 'first') : null,
+          dedup_id: header !== undefined ? id : null,
+        },
+        started,
+        {
+          outcome: v.kind === 'encoded' ? 'encoded' : 'kept',
+          why: v.kind === 'kept' ? v.reason : null,
+          after: [...(explainer ? [explainer.text] : []), ...(header !== undefined ? [header] : []), shownBody],
+          header: header !== undefined ? [header] : [],
+          explainer: explainer ? [explainer.text] : [],
+        },
+      ),
+    };
+  }
+
+  /**
+   * --level: a provider list lowered to a detail level, encoded and verified as that lowered list, with
+   * a line saying so and how to get the upstream's whole result (held under `id`). Null when the
+   * value is no list devboy models or the lowered list would not be smaller.
+   */
+  private shapeAtLevel(
+    result: ToolResult,
+    block: TextBlock,
+    value: JsonValue,
+    level: ProxyLevel,
+    id: string,
+    base: LedgerCall,
+    started: number,
+  ): Shaped | null {
+    const trimmed = trimToLevel(value, level);
+    if (!trimmed) return null;
+    const v = encodeValue(block.text, trimmed.items, this.textSettings());
+    if (v.kind !== 'encoded') return null;
+    const label = `[devboy proxy: ${trimmed.items.length} ${trimmed.shape} at ${level} detail, fields left out by choice; the upstream's whole result: ${this.settings.addedTool} {"id": "${id}"}]`;
+    const explainer = this.explainerFor([v.format]);
+    this.store.put(id, { whole: block.text });
+    const sent = [...(explainer ? [explainer.text] : []), label, v.text];
+    return {
+      result: { ...result, content: [...sent.slice(0, -1).map((text) => ({ type: 'text', text })), { ...block, text: v.text }] },
+      record: this.finish({ ...base, format: v.format, verified: true, level, dedup_id: id }, started, {
+        outcome: 'encoded',
+        why: null,
+        after: sent,
+        explainer: explainer ? [explainer.text] : [],
+        note: `${level} detail: lossy by choice`,
+      }),
+    };
+  }
+
+  /** The added tool: a page, or the whole result, of an id the model was shown. */
+  fetch(args: unknown): Shaped {
+    try {
+      return this.fetchCounted(args);
+    } finally {
+      this.counted.clear();
+    }
+  }
+
+  private fetchCounted(args: unknown): Shaped {
+    const started = performance.now();
+    const base = this.baseRecord(this.settings.addedTool, args, []);
+    const a = (typeof args === 'object' && args !== null ? args : {}) as { id?: unknown; page?: unknown };
+    const fail = (text: string): Shaped => ({
+      result: { content: [{ type: 'text', text }], isError: true },
+      record: this.finish(base, started, { outcome: 'fetched', why: text, after: [text] }),
+    });
+    if (typeof a.id !== 'string') return fail('give "id": the id shown with the result (shadow_...)');
+    const held = this.store.get(a.id);
+    if (!held) return fail(`no result with id ${JSON.stringify(a.id)} is held any more: call the original tool again`);
+    let text: string;
+    if (a.page === undefined) text = held.whole;
+    else {
+      const n = a.page;
+      const pages = held.pages ?? [held.whole];
+      if (typeof n !== 'number' || !Number.isInteger(n) || n < 1 || n > pages.length)
+        return fail(`"page" must be a whole number from 1 to ${pages.length}`);
+      text = pages[n - 1]!;
+    }
+    return {
+      result: { content: [{ type: 'text', text }] },
+      record: this.finish({ ...base, dedup_id: a.id }, started, { outcome: 'fetched', why: null, after: [text] }),
+    };
+  }
+
+  /** A tools/call that got no result: a JSON-RPC error from the upstream, a timeout, a fault. */
+  failed(tool: string, args: unknown, message: string): LedgerCall {
+    const record = this.finish(this.baseRecord(tool, args, []), performance.now(), { outcome: 'error', why: message, after: [] });
+    this.counted.clear();
+    return record;
+  }
+
+  private textSettings() {
+    return { formats: this.settings.formats, tokenizer: this.memo(this.settings.tokenizer), maxBytes: this.settings.maxResultBytes };
+  }
+
+  private memo(t: Tokenizer): Tokenizer {
+    let seen = this.counted.get(t.name);
+    if (!seen) this.counted.set(t.name, (seen = new Map()));
+    const cache = seen;
+    return {
+      name: t.name,
+      estimate: t.estimate,
+      count: (text) => {
+        let n = cache.get(text);
+        if (n === undefined) cache.set(text, (n = t.count(text)));
+        return n;
+      },
+    };
+  }
+
+  /** The explainer of the first of `formats` the model has not been taught yet, once per session. */
+  private explainerFor(formats: readonly FormatName[]): { text: string } | undefined {
+    for (const f of formats) {
+      const text = this.settings.explainers.get(f);
+      if (text === undefined || this.explained.has(f)) continue;
+      this.explained.add(f);
+      return { text };
+    }
+    return undefined;
+  }
+
+  /** The ledger line's start; `uncounted` texts are measured in bytes only. */
+  private baseRecord(tool: string, args: unknown, before: readonly string[], uncounted: readonly string[] = []): LedgerCall {
+    return {
+      call: ++this.calls,
+      tool,
+      args_sha256: createHash('sha256')
+        .update(JSON.stringify(args ?? {}))
+        .digest('hex')
+        .slice(0, 16),
+      outcome: 'kept',
+      format: null,
+      verified: false,
+      why: null,
+      level: null,
+      pages: null,
+      dedup: null,
+      dedup_id: null,
+      bytes_before: bytesOf(before) + bytesOf(uncounted),
+      bytes_after: 0,
+      tokens_before: this.count(before),
+      tokens_after: {},
+      header_tokens: zeros(this.settings.counters),
+      explainer_tokens: zeros(this.settings.counters),
+      ms_added: 0,
+    };
+  }
+
+  private finish(
+    record: LedgerCall,
+    started: number,
+    end: {
+      outcome: LedgerCall['outcome'];
+      why: string | null;
+      /** What the model got; 'same': the upstream's texts, already counted. */
+      after: readonly string[] | 'same';
+      header?: string[];
+      explainer?: string[];
+      note?: string;
+    },
+  ): LedgerCall {
+    return {
+      ...record,
+      outcome: end.outcome,
+      why: end.why,
+      bytes_after: end.after === 'same' ? record.bytes_before : bytesOf(end.after),
+      tokens_after: end.after === 'same' ? record.tokens_before : this.count(end.after),
+      header_tokens: this.count(end.header ?? []),
+      explainer_tokens: this.count(end.explainer ?? []),
+      ms_added: round3(performance.now() - started),
+      ...(end.note ? { note: end.note } : {}),
+    };
+  }
+
+  private count(texts: readonly string[]): Partial<Record<TokenizerName, number>> {
+    const out: Partial<Record<TokenizerName, number>> = {};
+    for (const t of this.settings.counters) {
+      const m = this.memo(t);
+      out[t.name] = texts.reduce((n, text) => n + m.count(text), 0);
+    }
+    return out;
+  }
+}
+
+function isTextBlock(b: unknown): b is TextBlock {
+  return (
+    typeof b === 'object' && b !== null && (b as { type?: unknown }).type === 'text' && typeof (b as { text?: unknown }).text === 'string'
+  );
+}
+
+function bytesOf(texts: readonly string[]): number {
+  return texts.reduce((n, t) => n + Buffer.byteLength(t, 'utf8'), 0);
+}
+
+function zeros(counters: readonly Tokenizer[]): Partial<Record<TokenizerName, number>> {
+  return Object.fromEntries(counters.map((t) => [t.name, 0]));
+}
+
+function round3(ms: number): number {
+  return Math.round(ms * 1000) / 1000;
+}

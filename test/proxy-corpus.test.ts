@@ -1,0 +1,259 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { parseBenchmarkResult } from '../src/benchmark/read-result.js';
+import type { BenchmarkResult } from '../src/benchmark/schema.js';
+import { loadFormat } from '../src/formats/registry.js';
+import { roundFraction } from '../src/metadata/format-metadata.js';
+import { readResponse } from '../src/providers/response.js';
+import { itemsAtLevel } from '../src/trim/levels.js';
+import { isFormatName } from '../src/formats/registry.js';
+import { jsonEqual } from '../src/json/equal.js';
+import { parseJson } from '../src/json/parse.js';
+import { parseLedger, type LedgerCall } from '../src/proxy/ledger.js';
+import { loadTokenizer } from '../src/tokens/registry.js';
+import { refLine } from '../src/transcript/canonical.js';
+import { runCli } from './helpers/cli.js';
+import { CORPUS_SERVER, connectThroughProxy, type ProxyRun } from './helpers/mcp-proxy.js';
+import { corpusDir } from './helpers/paths.js';
+import { corpusBodies } from './mcp/corpus-server.js';
+
+type Text = { type: string; text: string };
+const texts = (r: object) => (r as { content: Text[] }).content.filter((b) => b.type === 'text').map((b) => b.text);
+
+describe('devboy proxy in front of a corpus MCP server (SDK client over stdio)', () => {
+  const tmp = mkdtempSync(join(tmpdir(), 'devboy-proxy-'));
+  const log = join(tmp, 'calls.jsonl');
+  const bodies = corpusBodies(corpusDir());
+  const names = [...bodies.keys()];
+  // Every twelfth body, and the largest: a spread of providers, shapes and sizes at a test's cost.
+  const largest = names.reduce((a, b) => (JSON.stringify(bodies.get(a)).length >= JSON.stringify(bodies.get(b)).length ? a : b));
+  const sample = [...new Set([...names.filter((_, i) => i % 12 === 0), largest])];
+  let run: ProxyRun;
+  const sent: { name: string; upstream: string; received: string[] }[] = [];
+  let end: { code: number | null; stderr: string } | undefined;
+  after(async () => {
+    // Ends the proxy when the test that does so did not run (a --test-name-pattern run).
+    end ??= await run.end();
+    rmSync(tmp, { recursive: true, force: true });
+  });
+
+  before(async () => {
+    run = await connectThroughProxy(['--log', log], CORPUS_SERVER);
+    for (const name of sample) {
+      const r = await run.client.callTool({ name: 'get_body', arguments: { name } });
+      sent.push({ name, upstream: JSON.stringify(bodies.get(name), null, 2), received: texts(r) });
+    }
+  });
+
+  it("lists the upstream's tools page by page (cursors passed through), the added devboy_result on the last page only", async () => {
+    const pages: string[][] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await run.client.listTools(cursor === undefined ? {} : { cursor });
+      pages.push(page.tools.map((t) => t.name));
+      cursor = page.nextCursor;
+    } while (cursor !== undefined);
+    assert.ok(pages.length >= 3, String(pages.length));
+    const listed = pages.flat();
+    assert.ok(listed.includes('get_body') && listed.includes('list_bodies'), listed.join());
+    assert.deepEqual(
+      listed.filter((n) => n === 'devboy_result'),
+      ['devboy_result'],
+    );
+    assert.equal(pages.at(-1)!.at(-1), 'devboy_result');
+  });
+
+  it('a call the agent cancels is passed on as cancelled and logged as such; the session goes on', async () => {
+    const abort = new AbortController();
+    const call = run.client.callTool({ name: 'hang' }, undefined, { signal: abort.signal });
+    abort.abort('the agent changed its mind');
+    await assert.rejects(call);
+    const after = await run.client.callTool({ name: 'say', arguments: { text: 'next' } });
+    assert.deepEqual(texts(after), ['next']);
+  });
+
+  it('every re-encoded result decodes to exactly what the upstream sent; the rest is byte for byte', async () => {
+    const { calls } = parseLedger(readFileSync(log, 'utf8'), log);
+    let encoded = 0;
+    for (const [i, s] of sent.entries()) {
+      const record = calls[i]!;
+      const body = s.received.at(-1)!;
+      if (record.outcome === 'encoded') {
+        assert.ok(record.format && isFormatName(record.format), `${s.name}: format ${record.format}`);
+        const decoded = (await loadFormat(record.format)).decode(body);
+        assert.ok(jsonEqual(decoded, parseJson(s.upstream)), `${s.name}: ${record.format} does not decode to the upstream's value`);
+        assert.equal(record.verified, true);
+        encoded++;
+      } else {
+        assert.equal(body, s.upstream, `${s.name}: kept (${record.why}) but not byte for byte`);
+      }
+    }
+    assert.ok(encoded >= sample.length / 2, `only ${encoded} of ${sample.length} re-encoded`);
+  });
+
+  it('fewer o200k_base tokens over the sample, counted here from what the client received', async () => {
+    const o200k = await loadTokenizer('o200k_base');
+    const upstream = sent.reduce((n, s) => n + o200k.count(s.upstream), 0);
+    const received = sent.reduce((n, s) => n + s.received.reduce((m, t) => m + o200k.count(t), 0), 0);
+    assert.ok(received < upstream * 0.97, `received ${received} vs upstream ${upstream}`);
+    const { calls } = parseLedger(readFileSync(log, 'utf8'), log);
+    const ledgerSum = (pick: (c: LedgerCall) => number) => calls.slice(0, sent.length).reduce((n, c) => n + pick(c), 0);
+    assert.equal(
+      ledgerSum((c) => c.tokens_before.o200k_base!),
+      upstream,
+    );
+    assert.equal(
+      ledgerSum((c) => c.tokens_after.o200k_base!),
+      received,
+    );
+  });
+
+  it('the same result again is a dedup reference that devboy_result resolves to the body first sent', async () => {
+    const first = sent.find((s) => s.received.length >= 2 && s.received.at(-2)!.startsWith('<<<SHADOW:'))!;
+    const id = /<<<SHADOW:(shadow_[0-9a-f]{12})>>>/.exec(first.received.at(-2)!)![1]!;
+    const again = await run.client.callTool({ name: 'get_body', arguments: { name: first.name } });
+    assert.deepEqual(texts(again), [refLine(id)]);
+    const fetched = await run.client.callTool({ name: 'devboy_result', arguments: { id } });
+    assert.deepEqual(texts(fetched), [first.received.at(-1)]);
+    const unknown = await run.client.callTool({ name: 'devboy_result', arguments: { id: 'shadow_000000000000' } });
+    assert.equal(unknown.isError, true);
+  });
+
+  it('the same input gives the same bytes: a second proxy sends what the first sent', async () => {
+    const other = await connectThroughProxy(['--no-dedup'], CORPUS_SERVER);
+    for (const s of sent.slice(0, 4)) {
+      const r = await other.client.callTool({ name: 'get_body', arguments: { name: s.name } });
+      // Without dedup there is no id line; the explainer comes with the first result in each format.
+      assert.equal(texts(r).at(-1), s.received.at(-1), s.name);
+    }
+    assert.equal((await other.end()).code, 0);
+  });
+
+  it('on exit: status 0 and a summary that devboy session reads back from the ledger, figure for figure', async () => {
+    const ended = (end = await run.end());
+    assert.equal(ended.code, 0, ended.stderr);
+    const session = await runCli(['session', log]);
+    assert.equal(session.code, 0, session.stderr);
+    const summary = session.stdout.trimEnd();
+    assert.match(summary, /^devboy proxy: \d+ tool calls through node;/);
+    assert.ok(ended.stderr.includes(summary), `proxy stderr:\n${ended.stderr}\nsession:\n${summary}`);
+    const json = JSON.parse((await runCli(['session', log, '--json'])).stdout) as { refs: number; totals: { received_tokens: number }[] };
+    assert.equal(json.refs, 1);
+    const { calls } = parseLedger(readFileSync(log, 'utf8'), log);
+    const bench = await runCli([
+      'benchmark',
+      '--project',
+      'artsy__emission',
+      '--dataset',
+      'comments',
+      '--runs',
+      '1',
+      '--json',
+      '--session',
+      log,
+    ]);
+    assert.equal(bench.code, 0, bench.stderr);
+    const doc = JSON.parse(bench.stdout) as BenchmarkResult;
+    const t = (
+      json as unknown as {
+        totals: { tokenizer: string; dedup: number; encoder: number; combined: number; measured: number; received_tokens: number }[];
+      }
+    ).totals[0]!;
+    assert.deepEqual(doc.session!.results, [
+      {
+        format: 'proxy',
+        tokenizer: t.tokenizer,
+        dedup: roundFraction(t.dedup),
+        encoder: roundFraction(t.encoder),
+        combined: roundFraction(t.combined),
+        measured: roundFraction(t.measured),
+        baseline_tokens: (json as unknown as { totals: { baseline_tokens: number }[] }).totals[0]!.baseline_tokens,
+        received_tokens: t.received_tokens,
+      },
+    ]);
+    assert.equal(doc.session!.baseline, 'upstream');
+    // A saved result with a ledger's session reads back as a result (compare, merge, --baseline).
+    assert.deepEqual(parseBenchmarkResult(bench.stdout, 'ledger-run.json').session, doc.session);
+    for (const row of doc.rows) if (row.tokenizer === 'o200k_base') assert.equal(row.savings.dedup, roundFraction(t.dedup));
+    const cancelled = calls.find((c) => c.tool === 'hang')!;
+    assert.equal(cancelled.outcome, 'error');
+    assert.equal(cancelled.why, 'cancelled by the agent');
+    assert.equal(
+      json.totals[0]!.received_tokens,
+      calls.reduce((n, c) => n + c.tokens_after.o200k_base!, 0),
+    );
+  });
+});
+
+describe('devboy proxy --budget: a long list in pages by the chunk planner, each page fetched by id', () => {
+  it('page 1 carries the chunk index; devboy_result hands back every page and the whole; the pages decode to the whole list', async () => {
+    const tmp = mkdtempSync(join(tmpdir(), 'devboy-proxy-pages-'));
+    const log = join(tmp, 'calls.jsonl');
+    const bodies = corpusBodies(corpusDir());
+    const [name, body] = [...bodies.entries()].find(([, b]) => Array.isArray(b) && b.length >= 30 && JSON.stringify(b).length > 40_000)!;
+    const run = await connectThroughProxy(['--budget', '2000', '--log', log], CORPUS_SERVER);
+    const first = texts(await run.client.callTool({ name: 'get_body', arguments: { name } }));
+    const id = /<<<SHADOW:(shadow_[0-9a-f]{12})>>>/.exec(first.join('\n'))![1]!;
+    const fetch = async (args: Record<string, unknown>) =>
+      texts(await run.client.callTool({ name: 'devboy_result', arguments: { id, ...args } }));
+    const record = () => parseLedger(readFileSync(log, 'utf8'), log).calls[0]!;
+    const count = Number(/in (\d+) chunks/.exec(first.at(-1)!)![1]);
+    const pages = [];
+    for (let n = 1; n <= count; n++) pages.push((await fetch({ page: n }))[0]!);
+    const whole = (await fetch({}))[0]!;
+    const again = texts(await run.client.callTool({ name: 'get_body', arguments: { name } }));
+    const outOfRange = await run.client.callTool({ name: 'devboy_result', arguments: { id, page: count + 1 } });
+    assert.equal((await run.end()).code, 0);
+    const r = record();
+    rmSync(tmp, { recursive: true, force: true });
+
+    assert.equal(r.outcome, 'encoded');
+    assert.deepEqual(r.pages, { id, count });
+    assert.ok(count >= 2);
+    assert.equal(pages[0], first.at(-1), 'page 1 is what the call returned');
+    assert.match(pages[0]!, new RegExp(`\\[chunks\\] \\d+/${(body as unknown[]).length} items in ${count} chunks`));
+    assert.ok(pages[0]!.includes(`Call devboy_result with {"id": "${id}", "page": N}`));
+    const format = await loadFormat(r.format!);
+    const o200k = await loadTokenizer('o200k_base');
+    const items = pages.flatMap((p) => {
+      assert.ok(o200k.count(p) <= 2000 || /\(offset=\d+, limit=1\) << this response/.test(p), `page over budget: ${o200k.count(p)}`);
+      return format.decode(p.slice(0, p.lastIndexOf('\n\n[chunks] '))) as unknown[];
+    });
+    assert.ok(jsonEqual(items, body), 'the pages together are the list');
+    assert.ok(jsonEqual(format.decode(whole), body), 'the whole result decodes to the list');
+    assert.deepEqual(again, [refLine(id)]);
+    assert.equal(outOfRange.isError, true);
+  });
+});
+
+describe('devboy proxy --level: known provider lists lowered by choice, labelled, the whole result one call away', () => {
+  it("a GitHub issue list at minimal detail decodes to devboy format's minimal items; devboy_result gives back the upstream text", async () => {
+    const tmp = mkdtempSync(join(tmpdir(), 'devboy-proxy-level-'));
+    const log = join(tmp, 'calls.jsonl');
+    const bodies = corpusBodies(corpusDir());
+    const name = [...bodies.keys()].find((n) => /^github\/.*_issues_state_all/.test(n))!;
+    const upstream = JSON.stringify(bodies.get(name), null, 2);
+    const run = await connectThroughProxy(['--level', 'minimal', '--log', log], CORPUS_SERVER);
+    const got = texts(await run.client.callTool({ name: 'get_body', arguments: { name } }));
+    const label = got.find((t) => t.startsWith('[devboy proxy: '))!;
+    const id = /"id": "(shadow_[0-9a-f]{12})"/.exec(label)![1]!;
+    const whole = texts(await run.client.callTool({ name: 'devboy_result', arguments: { id } }));
+    const plain = texts(await run.client.callTool({ name: 'say', arguments: { text: 'not a list' } }));
+    assert.equal((await run.end()).code, 0);
+    const r = parseLedger(readFileSync(log, 'utf8'), log).calls[0]!;
+    rmSync(tmp, { recursive: true, force: true });
+    assert.match(
+      label,
+      /^\[devboy proxy: \d+ .+ at minimal detail, fields left out by choice; the upstream's whole result: devboy_result \{"id": "shadow_/,
+    );
+    assert.equal(r.level, 'minimal');
+    assert.equal(r.note, 'minimal detail: lossy by choice');
+    const want = itemsAtLevel(readResponse(parseJson(upstream), name), 'minimal');
+    assert.ok(jsonEqual((await loadFormat(r.format!)).decode(got.at(-1)!), want));
+    assert.deepEqual(whole, [upstream]);
+    assert.deepEqual(plain, ['not a list']);
+  });
+});
