@@ -108,15 +108,19 @@ describe('a server that never answers', () => {
 describe('a body that trickles after the headers', () => {
   for (const provider of PROVIDERS) {
     it(`${provider}: the timeout covers the whole body`, async () => {
+      const control = await answeredAtOnce(provider);
       await withServer(trickle(20), async (url, received) => {
+        // The cap only tells a hang from a busy machine: ten times the promise and the control.
+        const cap = 10 * (2 * 300 + 500 + 2 * control);
         const { err } = await underGcPressure(() =>
-          failure(provider, url, { timeoutMs: 300, maxRetries: 1, sleep: instantSleep().sleep }, 8000),
+          failure(provider, url, { timeoutMs: 300, maxRetries: 1, sleep: instantSleep().sleep }, cap),
         );
         assert.match(
           err.message,
           new RegExp(`^${display(provider)} did not answer GET http://127\\.0\\.0\\.1:\\d+/\\S+ within 300 ms \\(2 attempts\\)$`),
         );
-        assert.equal(received(), 2);
+        // As above: on a busy machine an attempt can time out before this process's server has read it.
+        assert.ok(received() >= 1 && received() <= 2, `${received()} requests received`);
       });
     });
   }
