@@ -20,7 +20,7 @@ export interface RowFacts {
   rawBytes: number;
   level: Level;
   format: FormatName;
-  encoded: Pick<Encoded, 'bytes' | 'lossless' | 'reason' | 'encode' | 'decode'>;
+  encoded: Pick<Encoded, 'bytes' | 'lossless' | 'reason' | 'loss' | 'encode' | 'decode'>;
   tokenizer: TokenizerName;
   tokens: number;
   /** Tokens of the same items in each baseline encoding, same level and tokenizer. */
@@ -59,6 +59,7 @@ export function buildRow(f: RowFacts): BenchmarkRow {
     decode_runs: e.decode.runs,
     lossless: e.lossless,
     ...(e.reason !== undefined ? { lossless_reason: e.reason } : {}),
+    ...(e.loss ? { loss: e.loss } : {}),
     savings: {
       baseline: f.savingsBaseline,
       baseline_tokens: f.baselineTokens[f.savingsBaseline],

@@ -176,7 +176,7 @@ export async function runBenchmark(
         >;
         for (const format of options.formats) {
           const e = encoded.get(format)!;
-          const { pages: n, loss } = pages.get(format)!.get(tokenizer)!;
+          const { pages: n, loss, report } = pages.get(format)!.get(tokenizer)!;
           rows.push(
             buildRow({
               dataset: ds,
@@ -184,7 +184,7 @@ export async function runBenchmark(
               level,
               format,
               // The whole list round-trips, yet a page may not: then the row is not lossless either.
-              encoded: loss && e.lossless ? { ...e, lossless: false, reason: loss } : e,
+              encoded: loss && e.lossless ? { ...e, lossless: false, reason: loss, ...(report ? { loss: report } : {}) } : e,
               tokenizer: tokenizer.name,
               tokens: counted.get(format)!,
               baselineTokens,
@@ -263,6 +263,7 @@ export async function runBenchmark(
       level: r.level,
       format: r.format,
       reason: r.lossless_reason ?? 'not lossless',
+      ...(r.loss ? { loss: r.loss } : {}),
     })),
   };
 }

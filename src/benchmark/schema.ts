@@ -1,4 +1,5 @@
 import type { FormatName } from '../formats/types.js';
+import type { LossReport } from '../formats/loss.js';
 import type { MethodContrast } from './method-contrast.js';
 import type { FormatMetadata, SavingsBaseline } from '../metadata/format-metadata.js';
 import type { Pagination, SortInfo } from '../model/index.js';
@@ -57,6 +58,8 @@ export interface BenchmarkResult {
     level: Level;
     format: FormatName;
     reason: string;
+    /** What the round trip lost, value by value (absent in results written before it existed). */
+    loss?: LossReport;
   }[];
   /** Per dataset kind and level, the lossless format with the fewest tokens under each tokenizer (absent in older results). */
   winner_by_tokenizer?: WinnerEntry[];
@@ -190,6 +193,12 @@ export interface BenchmarkRow {
   decode_runs?: number;
   lossless: boolean;
   lossless_reason?: string;
+  /**
+   * When not lossless: the share of the items' leaf values that did not come back with the same type
+   * and value, and the first places with what happened (src/formats/loss.ts). Absent when lossless,
+   * and in results written before it existed.
+   */
+  loss?: LossReport;
   savings: RowSavings;
   metadata: FormatMetadata;
 }

@@ -139,7 +139,7 @@ async function chooseFormat(
 }
 
 async function detect(input: Input, options?: FormatOptions): Promise<InputFormatName> {
-  const byExt = input.path ? detectFromExtension(input.path) : undefined;
+  const byExt = input.path ? detectFromExtension(input.path, input.text) : undefined;
   if (byExt) return byExt;
   const [stc, toon] = await Promise.all([loadFormat('stc', options), loadFormat('toon', options)]);
   return detectFromContent(input.text, { stc, toon }, input.name);
