@@ -6,11 +6,12 @@ import { measureFlags } from '../src/cli/measure-flags.js';
 import { parseList } from '../src/cli/list-flag.js';
 import { parseTokenizers } from '../src/cli/tokenizer-flag.js';
 import { ProgressBar } from '../src/cli/progress.js';
+import { candidateFormats } from '../src/formats/info.js';
 import { FORMAT_NAMES } from '../src/formats/types.js';
 import { writeFileAtomic } from '../src/io/atomic-write.js';
 import { resolveOutputTarget } from '../src/io/output-target.js';
 import { readInput } from '../src/io/read-input.js';
-import type { SavingsBaseline } from '../src/metadata/format-metadata.js';
+import { baselineFormatOf, SAVINGS_BASELINES, type MeasuredBaseline, type SavingsBaseline } from '../src/metadata/format-metadata.js';
 import { DATASET_KINDS, type ProviderName } from '../src/model/index.js';
 import { PROVIDER_NAMES } from '../src/providers/registry.js';
 import { TOKENIZER_NAMES } from '../src/tokens/types.js';
@@ -65,7 +66,10 @@ Exit codes: 0 ok; 1 regression, bad data or provider failure; 2 usage.`;
     ...connectionFlags,
     dataset: Flags.string({ description: `dataset kinds, comma-separated (${DATASET_KINDS.join(',')})`, default: DATASET_KINDS.join(',') }),
     levels: Flags.string({ description: `levels, comma-separated (${LEVELS.join(',')})`, default: LEVELS.join(',') }),
-    formats: Flags.string({ description: `formats, comma-separated (${FORMAT_NAMES.join(',')})`, default: FORMAT_NAMES.join(',') }),
+    formats: Flags.string({
+      description: `formats, comma-separated (${FORMAT_NAMES.join(',')}), or all; the baselines yaml, csv, markdown-table, markdown-kv and xml are measured only when named (or all) or given as --savings-baseline`,
+      default: candidateFormats().join(','),
+    }),
     ...measureFlags,
     'time-budget': Flags.string({
       description: 'milliseconds of timed runs per encode and decode before the runs stop (0: always --runs runs)',
@@ -115,10 +119,17 @@ Exit codes: 0 ok; 1 regression, bad data or provider failure; 2 usage.`;
       this.error(`--max-regression must be a non-negative number of percent, got '${flags['max-regression']}'`, { exit: 2 });
     const kinds = parseList('dataset', flags.dataset, DATASET_KINDS);
     const levels = parseList('levels', flags.levels, LEVELS);
-    const formats = parseList('formats', flags.formats, FORMAT_NAMES);
+    const savingsBaseline = flags['savings-baseline'] as MeasuredBaseline;
+    const formats = parseFormats(flags.formats, savingsBaseline);
     const tokenizers = parseTokenizers(flags.tokenizers);
     assertTokenizersInstalled(tokenizers);
-    const savingsBaseline = flags['savings-baseline'] as SavingsBaseline;
+    if (flags.session && !(SAVINGS_BASELINES as string[]).includes(savingsBaseline))
+      this.error(
+        `--session takes its savings against JSON (${SAVINGS_BASELINES.join(' or ')}), not --savings-baseline ${savingsBaseline}`,
+        {
+          exit: 2,
+        },
+      );
 
     // Check the output paths and read the baseline first: a typo in any of them should not cost a whole run.
     for (const target of [flags.output, flags['export-json'], flags['export-markdown'], flags['export-csv']]) {
@@ -136,7 +147,9 @@ Exit codes: 0 ok; 1 regression, bad data or provider failure; 2 usage.`;
     const baselineInput = flags.baseline ? await readInput(flags.baseline) : undefined;
     const baseline = baselineInput ? parseBenchmarkResult(baselineInput.text, baselineInput.name) : undefined;
 
-    const session = flags.session ? await this.playTranscript(flags.session, formats, tokenizers, savingsBaseline) : undefined;
+    const session = flags.session
+      ? await this.playTranscript(flags.session, formats, tokenizers, savingsBaseline as SavingsBaseline)
+      : undefined;
     const { datasets, source } = await loadBenchmarkData({
       ...(flags.corpus ? { corpus: flags.corpus } : {}),
       ...(flags.provider ? { provider: flags.provider as ProviderName } : {}),
@@ -232,4 +245,16 @@ Exit codes: 0 ok; 1 regression, bad data or provider failure; 2 usage.`;
     const listing = await listCorpus(dir ?? EMBEDDED_CORPUS);
     await this.writeStdout(corpusListText(listing, dir ? `corpus ${dir}` : 'the embedded corpus'));
   }
+}
+
+/**
+ * `--formats`: a list, or `all`. A savings baseline that is a team's current format (yaml, csv, ...)
+ * is a row too: a user who says they use YAML sees what YAML costs and loses beside the formats that
+ * could replace it. (The JSON baselines are measured for every row's savings and listed only when asked.)
+ */
+function parseFormats(value: string, savingsBaseline: MeasuredBaseline): (typeof FORMAT_NAMES)[number][] {
+  const formats = value.trim() === 'all' ? [...FORMAT_NAMES] : parseList('formats', value, FORMAT_NAMES);
+  if ((SAVINGS_BASELINES as string[]).includes(savingsBaseline)) return formats;
+  const own = baselineFormatOf(savingsBaseline);
+  return formats.includes(own) ? formats : [...formats, own];
 }

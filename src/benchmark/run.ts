@@ -1,5 +1,11 @@
 import { FORMAT_INFO, loadFormat, type FormatName, type FormatOptions } from '../formats/registry.js';
-import { BASELINE_FORMAT, SAVINGS_BASELINES, type SavingsBaseline } from '../metadata/format-metadata.js';
+import {
+  BASELINE_FORMAT,
+  baselineFormatOf,
+  SAVINGS_BASELINES,
+  type MeasuredBaseline,
+  type SavingsBaseline,
+} from '../metadata/format-metadata.js';
 import type { Dataset, DatasetKind } from '../model/index.js';
 import { loadTokenizer, type TokenizerName } from '../tokens/registry.js';
 import type { Tokenizer } from '../tokens/types.js';
@@ -39,7 +45,7 @@ export interface BenchmarkOptions {
   runs: number;
   /** Timed runs of one encode or decode stop after about this long (adaptive timing); default DEFAULT_TIME_BUDGET_MS. */
   timeBudgetMs?: number;
-  savingsBaseline: SavingsBaseline;
+  savingsBaseline: MeasuredBaseline;
   formatOptions?: FormatOptions;
   /** A replayed session: its dedup saving per tokenizer goes into every row (0 without one). */
   session?: { dedup: TranscriptDedup; summary: SessionSummary };
@@ -94,7 +100,8 @@ export async function runBenchmark(
   onProgress?: (p: BenchmarkProgress) => void,
 ): Promise<BenchmarkResult> {
   const clock: Clock = options.clock ?? NO_CLOCK;
-  const measured = unique([...options.formats, ...Object.values(BASELINE_FORMATS)]);
+  const savingsFormat = baselineFormatOf(options.savingsBaseline);
+  const measured = unique([...options.formats, ...Object.values(BASELINE_FORMATS), savingsFormat]);
   const formats = new Map(
     await clock.runAsync('load', () => Promise.all(measured.map(async (n) => [n, await loadFormat(n, options.formatOptions)] as const))),
   );
@@ -170,10 +177,10 @@ export async function runBenchmark(
       }
       for (const tokenizer of tokenizers) {
         const counted = tokens.get(tokenizer)!;
-        const baselineTokens = Object.fromEntries(SAVINGS_BASELINES.map((b) => [b, counted.get(BASELINE_FORMATS[b])!])) as Record<
-          SavingsBaseline,
-          number
-        >;
+        const baselineTokens = {
+          ...(Object.fromEntries(SAVINGS_BASELINES.map((b) => [b, counted.get(BASELINE_FORMATS[b])!])) as Record<SavingsBaseline, number>),
+          [options.savingsBaseline]: counted.get(savingsFormat)!,
+        };
         for (const format of options.formats) {
           const e = encoded.get(format)!;
           const { pages: n, loss, report } = pages.get(format)!.get(tokenizer)!;

@@ -1,7 +1,7 @@
 import type { FormatName } from '../formats/types.js';
 import type { LossReport } from '../formats/loss.js';
 import type { MethodContrast } from './method-contrast.js';
-import type { FormatMetadata, SavingsBaseline } from '../metadata/format-metadata.js';
+import type { FormatMetadata, MeasuredBaseline, SavingsBaseline } from '../metadata/format-metadata.js';
 import type { Pagination, SortInfo } from '../model/index.js';
 import type { DatasetKind, ProviderName } from '../model/index.js';
 import type { Level } from '../trim/levels.js';
@@ -22,7 +22,8 @@ export interface BenchmarkResult {
     runs: number;
     /** How encode and decode were timed (absent in results written before adaptive timing: fixed). */
     timing?: TimingSettings;
-    savings_baseline: SavingsBaseline;
+    /** json_compact, json_pretty, or the format a team uses today (yaml, csv, markdown-table, markdown-kv, xml). */
+    savings_baseline: MeasuredBaseline;
     levels: Level[];
     formats: FormatName[];
     /** The dataset kinds this run measured (all unless narrowed with --dataset). */
@@ -160,14 +161,14 @@ export interface Timing {
 export type Spread = [number, number];
 
 export interface RowSavings {
-  baseline: SavingsBaseline;
+  baseline: MeasuredBaseline;
   /** Tokens of the baseline encoding of the same items (same level and tokenizer). */
   baseline_tokens: number;
   /** 1 - tokens / baseline tokens (same dataset, level and tokenizer). */
   encoder: number;
   dedup: number;
   combined: number;
-  /** The encoder saving against each baseline, so neither has to be recomputed. */
+  /** The encoder saving against each JSON baseline, so neither has to be recomputed. */
   vs: Record<SavingsBaseline, number>;
 }
 

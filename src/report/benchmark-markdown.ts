@@ -7,6 +7,8 @@ import { rangeFromZero, xyBarChart } from './mermaid.js';
 import { fewerOrMore, plural } from './words.js';
 import { header } from './header.js';
 import { familyMarkdownLines } from './families.js';
+import { answerText, lossCell, places } from './losses.js';
+import { lossSummary } from '../formats/loss.js';
 
 /** The report for CI job summaries and PR comments: totals, bias and losses up front, details folded. */
 export function benchmarkMarkdown(result: BenchmarkResult): string {
@@ -20,6 +22,7 @@ export function benchmarkMarkdown(result: BenchmarkResult): string {
       .split('\n')
       .map((l) => `- ${esc(l)}`),
     '',
+    ...(s.answer ? [`**${esc(answerText(s.answer, s.primary))}**`, ''] : []),
   ];
 
   out.push(
@@ -32,7 +35,9 @@ export function benchmarkMarkdown(result: BenchmarkResult): string {
       row([
         t.level,
         ...t.cells.map((c) => {
-          const text = `${int(c.tokens)} (${pct(c.saving)}), ${plural(c.pages, 'page')}${c.lossyRows ? ` ⚠ ${c.lossyRows} lossy` : ''}`;
+          const lost = s.losses.find((l) => l.format === c.format && l.level === t.level);
+          const share = lost && lost.values > 0 ? `, ${((lost.lost / lost.values) * 100).toFixed(1)}% of values lost` : '';
+          const text = `${int(c.tokens)} (${pct(c.saving)}), ${plural(c.pages, 'page')}${c.lossyRows ? ` ⚠ ${c.lossyRows} lossy${share}` : ''}`;
           return c.format === t.winner ? `**${text}**` : text;
         }),
       ]),
@@ -137,11 +142,19 @@ export function benchmarkMarkdown(result: BenchmarkResult): string {
     out.push(
       `Not lossless: ${plural(result.lossy.length, 'dataset/level/format cell')} (${formats}); every other row round-tripped.`,
       '',
+      `What each lossy format loses (${tokenizerLabel(s.primary)} rows; share of the leaf values of the datasets that do not round-trip; the places that lost most):`,
+      '',
+      row(['format', 'level', 'lost', 'where']),
+      row(['---', '---', '---', '---']),
+      ...s.losses.map((l) => row([l.format, l.level, esc(lossCell(l)), esc(places(l).replace(/^ \(|\)$/g, ''))])),
+      '',
       '<details><summary>Each lossy cell and what it lost</summary>',
       '',
     );
     for (const l of result.lossy)
-      out.push(`- ${esc(`${l.provider} ${l.project} ${l.dataset} ${l.label} ${l.level} ${l.format}`)}: ${esc(l.reason)}`);
+      out.push(
+        `- ${esc(`${l.provider} ${l.project} ${l.dataset} ${l.label} ${l.level} ${l.format}`)}: ${esc(`${l.loss ? `${lossSummary(l.loss)}; first: ` : ''}${l.reason}`)}`,
+      );
     out.push('', '</details>');
   }
 

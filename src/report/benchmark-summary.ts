@@ -2,6 +2,7 @@ import { methodContrast, type MethodContrast } from '../benchmark/method-contras
 import type { BenchmarkResult, BenchmarkRow, DatasetEntry } from '../benchmark/schema.js';
 import type { DatasetKind } from '../model/index.js';
 import { speedByFormat, type FormatSpeed } from '../benchmark/speed.js';
+import { isCandidate } from '../formats/info.js';
 import type { FormatName } from '../formats/types.js';
 import type { TokenizerName } from '../tokens/types.js';
 import type { Level } from '../trim/levels.js';
@@ -34,6 +35,38 @@ export interface BenchmarkSummary {
   speed: FormatSpeed[];
   /** With --session: the replayed session's savings per format under the primary tokenizer. */
   session?: SessionView;
+  /** Per lossy format and level: what share of the values its lossy rows lose, and where most. */
+  losses: LossView[];
+  /** The answer in one line: the best lossless format against the run's savings baseline, at one level. */
+  answer?: Answer;
+}
+
+export interface LossView {
+  format: FormatName;
+  level: Level;
+  /** Rows (datasets) that do not round-trip, of `rows`. */
+  lossyRows: number;
+  rows: number;
+  /** Leaf values of the lossy rows' items, and how many of them did not come back the same. */
+  values: number;
+  lost: number;
+  /** The places where most values were lost, summed over the datasets' listed places (each lists its first five). */
+  paths: { path: string; what: string; values: number }[];
+}
+
+export interface Answer {
+  level: Level;
+  /** The savings baseline as named in the run (json_compact, yaml, ...), and how the answer names it. */
+  baseline: string;
+  label: string;
+  /** The lossless candidate with the fewest tokens at this level; absent when none is lossless. */
+  format?: FormatName;
+  /** Its saving against the baseline, summed tokens over summed tokens (negative: it costs more). */
+  saving?: number;
+  /** When the baseline is a lossy format: the share of values it loses at this level. */
+  baselineLoss?: number;
+  /** The other levels' best formats and savings, for the rest of the line. */
+  others: { level: Level; format?: FormatName; saving?: number }[];
 }
 
 export interface Recommendation {
@@ -90,7 +123,7 @@ export function summarize(result: BenchmarkResult): BenchmarkSummary {
         lossyRows: rows.filter((r) => !r.lossless).length,
       };
     });
-    const lossless = cells.filter((c) => c.lossyRows === 0);
+    const lossless = cells.filter((c) => c.lossyRows === 0 && isCandidate(c.format));
     const winner = lossless.length ? lossless.reduce((a, b) => (b.tokens < a.tokens ? b : a)).format : undefined;
     return { level, cells, ...(winner ? { winner } : {}) };
   });
@@ -159,11 +192,15 @@ export function summarize(result: BenchmarkResult): BenchmarkSummary {
           .map((x) => ({ format: x.format, dedup: x.dedup, encoder: x.encoder, combined: x.combined, measured: x.measured })),
       }
     : undefined;
+  const losses = lossViews(result, primary, levels, formats);
+  const answer = answerOf(result, totals, losses, levels);
   return {
     primary,
     formats,
     levels,
     totals,
+    losses,
+    ...(answer ? { answer } : {}),
     datasets,
     disagreements,
     ...(heuristicWinners ? { heuristicWinners } : {}),
@@ -172,6 +209,71 @@ export function summarize(result: BenchmarkResult): BenchmarkSummary {
     fit,
     speed,
     ...(session ? { session } : {}),
+  };
+}
+
+/** Per format and level that lost anything: the share of its lossy rows' values, and the places that lost most. */
+function lossViews(result: BenchmarkResult, primary: TokenizerName, levels: Level[], formats: FormatName[]): LossView[] {
+  const out: LossView[] = [];
+  for (const format of formats) {
+    for (const level of levels) {
+      const rows = result.rows.filter((r) => r.format === format && r.level === level && r.tokenizer === primary);
+      const lossy = rows.filter((r) => !r.lossless);
+      if (lossy.length === 0) continue;
+      const places = new Map<string, { path: string; what: string; values: number; first: number }>();
+      let values = 0;
+      let lost = 0;
+      for (const r of lossy) {
+        values += r.loss?.values ?? 0;
+        lost += r.loss?.lost ?? 0;
+        for (const p of r.loss?.paths ?? []) {
+          const key = `${p.what}\u0000${p.path}`;
+          const place = places.get(key);
+          if (place) place.values += p.values;
+          else places.set(key, { ...p, first: places.size });
+        }
+      }
+      const paths = [...places.values()]
+        .sort((a, b) => b.values - a.values || a.first - b.first)
+        .slice(0, 3)
+        .map(({ path, what, values: n }) => ({ path, what, values: n }));
+      out.push({ format, level, lossyRows: lossy.length, rows: rows.length, values, lost, paths });
+    }
+  }
+  return out;
+}
+
+/** How the answer line names a savings baseline: the user's own format when they said which. */
+const BASELINE_LABEL: Record<string, string> = {
+  yaml: 'your YAML',
+  csv: 'your CSV',
+  'markdown-table': 'your Markdown table',
+  'markdown-kv': 'your Markdown key-value list',
+  xml: 'your XML',
+};
+
+/** The answer line: at full detail (else the first level measured), the best lossless candidate against the baseline. */
+function answerOf(
+  result: BenchmarkResult,
+  totals: BenchmarkSummary['totals'],
+  losses: readonly LossView[],
+  levels: Level[],
+): Answer | undefined {
+  if (totals.length === 0) return undefined;
+  const baseline = result.settings.savings_baseline;
+  const pick = (t: BenchmarkSummary['totals'][number]) => {
+    const cell = t.cells.find((c) => c.format === t.winner);
+    return { level: t.level, ...(t.winner ? { format: t.winner } : {}), ...(cell ? { saving: cell.saving } : {}) };
+  };
+  const main = totals.find((t) => t.level === 'full') ?? totals[0]!;
+  const own = BASELINE_LABEL[baseline];
+  const ownLoss = own ? losses.find((l) => l.format === baseline && l.level === main.level) : undefined;
+  return {
+    ...pick(main),
+    baseline,
+    label: own ?? baseline,
+    ...(ownLoss && ownLoss.values > 0 ? { baselineLoss: ownLoss.lost / ownLoss.values } : {}),
+    others: totals.filter((t) => t !== main && levels.includes(t.level)).map(pick),
   };
 }
 
@@ -210,7 +312,7 @@ function recommend(result: BenchmarkResult, primary: TokenizerName, levels: Leve
           lossless: mine.length > 0 && mine.every((r) => r.lossless),
         };
       });
-      const ranked = cells.filter((c) => c.lossless).sort((a, b) => a.tokens - b.tokens);
+      const ranked = cells.filter((c) => c.lossless && isCandidate(c.format)).sort((a, b) => a.tokens - b.tokens);
       const datasets = new Set(rows.map(dsKey)).size;
       const [first, second] = ranked;
       out.push({
@@ -225,17 +327,17 @@ function recommend(result: BenchmarkResult, primary: TokenizerName, levels: Leve
   return out;
 }
 
-/** The lossless formats with the fewest tokens (more than one on a tie). */
+/** The lossless formats with the fewest tokens (more than one on a tie); baselines are never picked. */
 function fewestTokens(rows: BenchmarkRow[]): FormatName[] {
-  const ok = rows.filter((r) => r.lossless);
+  const ok = rows.filter((r) => r.lossless && isCandidate(r.format));
   if (ok.length === 0) return [];
   const min = Math.min(...ok.map((r) => r.tokens));
   return ok.filter((r) => r.tokens === min).map((r) => r.format);
 }
 
-/** The lossless format with the fewest tokens; a format that loses data cannot win. */
+/** The lossless format with the fewest tokens; a format that loses data cannot win, nor can a baseline. */
 function winnerOf(rows: BenchmarkRow[]): FormatName | undefined {
-  const ok = rows.filter((r) => r.lossless);
+  const ok = rows.filter((r) => r.lossless && isCandidate(r.format));
   if (ok.length === 0) return undefined;
   return ok.reduce((a, b) => (b.tokens < a.tokens ? b : a)).format;
 }

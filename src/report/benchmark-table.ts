@@ -7,8 +7,9 @@ import type { RenderOptions } from './exporter.js';
 import { SPEED_REFERENCE } from '../benchmark/speed.js';
 import { header, lossyText, skippedLines } from './header.js';
 import { fewerOrMore, plural } from './words.js';
-import { BASELINE_FORMAT } from '../metadata/format-metadata.js';
+import { baselineFormatOf } from '../metadata/format-metadata.js';
 import { familyDetailLines, familySummaryLines } from './families.js';
+import { answerText, lossLines } from './losses.js';
 
 /**
  * The terminal report, summary first so it fits one screen: totals, the recommendation per dataset
@@ -25,6 +26,7 @@ export function benchmarkTable(result: BenchmarkResult, options: RenderOptions =
   const out: string[] = [];
 
   out.push(header(result));
+  if (s.answer) out.push(answerText(s.answer, s.primary));
   out.push('');
   out.push(
     `Totals over ${plural(result.datasets.length, 'dataset')}: ${tk}; change vs ${baseline} (same items, level and tokenizer); pages at ${int(result.settings.budget)} ${tokenizerLabel(s.primary)} tokens; * = fewest tokens among lossless formats`,
@@ -34,7 +36,9 @@ export function benchmarkTable(result: BenchmarkResult, options: RenderOptions =
     totals.push([
       t.level,
       ...t.cells.map((c) => {
-        const text = `${int(c.tokens)} ${pct(c.saving)} ${int(c.pages)}p${c.lossyRows ? ` (${c.lossyRows} lossy)` : ''}`;
+        const lost = s.losses.find((l) => l.format === c.format && l.level === t.level);
+        const share = lost && lost.values > 0 ? `, ${((lost.lost / lost.values) * 100).toFixed(1)}% lost` : '';
+        const text = `${int(c.tokens)} ${pct(c.saving)} ${int(c.pages)}p${c.lossyRows ? ` (${c.lossyRows} lossy${share})` : ''}`;
         return c.format === t.winner ? star(text) : text;
       }),
     ]);
@@ -85,6 +89,7 @@ export function benchmarkTable(result: BenchmarkResult, options: RenderOptions =
   const heuristic = heuristicLine(result, s);
   if (heuristic) out.push(heuristic);
   out.push(options.details ? lossyText(result) : lossySummary(result));
+  out.push(...lossLines(s));
   const skipped = skippedLines(result);
   if (skipped.length) out.push(...skipped);
 
@@ -104,7 +109,7 @@ export function benchmarkTable(result: BenchmarkResult, options: RenderOptions =
     style: { head: [], border: [], 'padding-left': 0, 'padding-right': 2 },
     chars: BORDERLESS,
   });
-  const baselineFormat = BASELINE_FORMAT[baseline];
+  const baselineFormat = baselineFormatOf(baseline);
   for (const d of s.datasets) {
     detail.push([{ colSpan: s.formats.length + 1, content: d.title }]);
     for (const l of d.levels) {

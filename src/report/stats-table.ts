@@ -1,4 +1,5 @@
 import Table from 'cli-table3';
+import { isCandidate } from '../formats/info.js';
 import type { FormatName } from '../formats/types.js';
 import type { Recommendation, StatsResult, StatsRow } from '../stats/stats.js';
 import { ms, pct } from './benchmark-summary.js';
@@ -113,7 +114,7 @@ function cell(rows: readonly StatsRow[], level: string, format: FormatName, toke
 }
 
 function winner(rows: readonly StatsRow[]): FormatName | undefined {
-  const lossless = rows.filter((r) => r.lossless);
+  const lossless = rows.filter((r) => r.lossless && isCandidate(r.format));
   const fewest = Math.min(...lossless.map((r) => r.tokens));
   return lossless.find((r) => r.tokens === fewest)?.format;
 }

@@ -1,9 +1,10 @@
 import { DataError } from '../errors.js';
 import { FORMAT_NAMES, loadFormats, type FormatName, type FormatOptions } from '../formats/registry.js';
+import { isCandidate } from '../formats/info.js';
 import type { InputFormatName } from '../formats/detect.js';
 import type { Input } from '../io/read-input.js';
 import { isJsonObject, type JsonObject, type JsonValue } from '../json/types.js';
-import { BASELINE_FORMAT, roundFraction, savingAgainst, type SavingsBaseline } from '../metadata/format-metadata.js';
+import { baselineFormatOf, roundFraction, savingAgainst, type MeasuredBaseline } from '../metadata/format-metadata.js';
 import type { DatasetKind, ModelItem } from '../model/index.js';
 import { readResponse, type ResponseItems } from '../providers/response.js';
 import { loadTokenizer } from '../tokens/registry.js';
@@ -31,7 +32,7 @@ export interface StatsRequest {
   tokenizers: TokenizerName[];
   budget: number;
   runs: number;
-  savingsBaseline: SavingsBaseline;
+  savingsBaseline: MeasuredBaseline;
   formatOptions?: FormatOptions;
   /** The prompts that teach each format, for the break-even (none: no break-even). */
   explainers?: readonly Explainer[];
@@ -59,7 +60,7 @@ export interface Recommendation {
   level: Level;
   format: FormatName;
   tokens: number;
-  baseline: { name: SavingsBaseline; tokens: number };
+  baseline: { name: MeasuredBaseline; tokens: number };
   /** Against the baseline, as in the rows. */
   saving: number;
   runner_up?: { format: FormatName; tokens: number };
@@ -81,7 +82,7 @@ export interface StatsResult {
     kind: DatasetKind | null;
     items: number | null;
   };
-  settings: { budget: number; runs: number; savings_baseline: SavingsBaseline; levels: Level[]; formats: FormatName[] };
+  settings: { budget: number; runs: number; savings_baseline: MeasuredBaseline; levels: Level[]; formats: FormatName[] };
   tokenizers: { name: TokenizerName; estimate: boolean; implementation: string }[];
   rows: StatsRow[];
   recommendation: Recommendation;
@@ -121,7 +122,7 @@ export async function computeStats(req: StatsRequest): Promise<StatsResult> {
     const encoded = formats.map((f) => measureOrExplain(f, lv.value, req.runs, req.input.name));
     for (const tokenizer of tokenizers) {
       const { count } = caches.get(tokenizer.name)!;
-      const baselineTokens = count(encoded.find((e) => e.format.name === BASELINE_FORMAT[req.savingsBaseline])!.text);
+      const baselineTokens = count(encoded.find((e) => e.format.name === baselineFormatOf(req.savingsBaseline))!.text);
       for (const e of encoded) {
         const tokens = count(e.text);
         const pages = pagesOf(e, lv, read?.kind, tokenizer, req.budget, count);
@@ -258,16 +259,17 @@ function pagesOf(
 
 /**
  * The lossless format with the fewest tokens under the main tokenizer (the first real one asked
- * for), for the input as given (level raw); a tie goes to the earlier format in the registry.
+ * for), for the input as given (level raw); a tie goes to the earlier format in the registry. A
+ * baseline (YAML, CSV, Markdown, XML) is measured and listed, never recommended.
  */
-export function recommend(rows: readonly StatsRow[], main: Tokenizer, baseline: SavingsBaseline, file: string): Recommendation {
+export function recommend(rows: readonly StatsRow[], main: Tokenizer, baseline: MeasuredBaseline, file: string): Recommendation {
   const at = rows.filter((r) => r.level === 'raw' && r.tokenizer === main.name);
   const ranked = at
-    .filter((r) => r.lossless)
+    .filter((r) => r.lossless && isCandidate(r.format))
     .sort((a, b) => a.tokens - b.tokens || FORMAT_NAMES.indexOf(a.format) - FORMAT_NAMES.indexOf(b.format));
   const best = ranked[0];
   if (!best) throw new DataError('no format round-trips this input', { file });
-  const base = at.find((r) => r.format === BASELINE_FORMAT[baseline])!;
+  const base = at.find((r) => r.format === baselineFormatOf(baseline))!;
   const next = ranked[1];
   return {
     tokenizer: main.name,
