@@ -28,4 +28,18 @@ describe('findNumberLoss scans a text once', () => {
     assert.equal(findNumberLoss('x: v12345678901234567890', { x: 'v12345678901234567890' }), null);
     assert.equal(findNumberLoss('x: --12345678901234567890e--', { x: 12345678901234567000 }), null);
   });
+
+  // In a YAML literal block a line can end with a backslash after a quote (`"C:\dir\`); the
+  // quoted-string scan found no end there, started again from the top and never stopped.
+  it('a quote whose line ends with a backslash (a YAML literal block)', () => {
+    const script = `
+      const { findNumberLoss } = await import(${JSON.stringify(new URL('../src/json/numbers.js', import.meta.url).href)});
+      const text = 'body: |-\\n  say "C:\\\\dir\\\\\\n  done\\nn: 12345678901234567890';
+      const loss = findNumberLoss(text, { body: 'x', n: 12345678901234567000 });
+      process.stdout.write(JSON.stringify({ literal: loss?.literal ?? null }));`;
+    const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], { timeout: 60_000, encoding: 'utf8' });
+    assert.equal(child.signal, null, 'the scan did not finish within a minute');
+    assert.equal(child.stderr, '');
+    assert.deepEqual(JSON.parse(child.stdout), { literal: '12345678901234567890' });
+  });
 });

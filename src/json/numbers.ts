@@ -110,8 +110,12 @@ function isWordChar(c: number): boolean {
 
 /** A quote that opens a string: not inside a word (where it is a character of an unquoted string) and not escaped. */
 const OPENING_QUOTE = /(?<![A-Za-z0-9_\u0080-\uffff\\])"/g;
-/** The rest of a quoted string after its opening quote: to the closing quote, or the line's end if unclosed. */
-const QUOTED_REST = /(?:[^"\\\n]|\\.)*(?:"|(?=\n)|$)/y;
+/**
+ * The rest of a quoted string after its opening quote: to the closing quote, or the line's end if
+ * unclosed. It always matches: a backslash that ends a line (a YAML literal block) is the string's
+ * last character, else the failed match would restart the scan from the top and never end.
+ */
+const QUOTED_REST = /(?:[^"\\\n]|\\.)*\\?(?:"|(?=\n)|$)/y;
 
 /** Whether offsets, asked in increasing order, fall inside quoted strings; linear in the text overall. */
 class QuoteTracker {
