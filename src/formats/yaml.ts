@@ -37,7 +37,7 @@ export const yaml: Format = {
       value = (parse(text, { prettyErrors: false, logLevel: 'error' }) ?? null) as JsonValue;
     } catch (err) {
       if (err instanceof YAMLParseError) {
-        const at = err.linePos?.[0];
+        const at = err.linePos?.[0] ?? lineColAt(text, err.pos[0]);
         const message = /Maximum call stack/.test(err.message)
           ? depthMessage()
           : err.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
