@@ -20,7 +20,8 @@ export const csv: Format = {
     assertEncodableDepth(value);
     const { columns, rows } = tableOf(value);
     if (columns.length === 0) return '';
-    const text = stringify([columns, ...rows]);
+    // A lone CR is a line end to csv-parse, which csv-stringify does not quote by itself.
+    const text = stringify([columns, ...rows], { quoted_match: /\r/ });
     if (!isWellFormed(text)) throw loneSurrogateError('csv', value) ?? new DataError('CSV output is not valid UTF-8 text');
     return text;
   },

@@ -82,7 +82,8 @@ export const FORMAT_INFO: Record<FormatName, FormatInfo> = {
     get implementation() {
       return `yaml ${packageVersion('yaml')} (stringify/parse, core schema)`;
     },
-    roundTrip: 'exact',
+    // yaml 2.9.1 folds a long double-quoted string with a line of one space wrongly (docs/formats/baselines.md).
+    roundTrip: 'known-losses',
     role: 'baseline',
   },
   csv: {

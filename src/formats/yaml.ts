@@ -16,6 +16,10 @@ import type { Format } from './types.js';
  * keys are refused, aliases are capped by the library (100), and what JSON cannot hold is refused
  * where it is: `.inf` and `.nan`, numbers a double does not hold exactly, nesting the parser's
  * recursion cannot follow (it gives up from about 800 levels; devboy's limit is 500).
+ *
+ * Known upstream loss (yaml 2.9.1, test/baselines.test.ts): a string that stringify writes double-quoted
+ * and folds at 80 columns, holding a line of one space (`"…Message\n \n "`, common in diffs), reads
+ * back changed. lineWidth 0 (no folding) avoids it, but is not the output people paste; verify names it.
  */
 export const yaml: Format = {
   ...FORMAT_INFO.yaml,

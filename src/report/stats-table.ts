@@ -1,5 +1,6 @@
 import Table from 'cli-table3';
 import { isCandidate } from '../formats/info.js';
+import { lossSummary } from '../formats/loss.js';
 import type { FormatName } from '../formats/types.js';
 import type { Recommendation, StatsResult, StatsRow } from '../stats/stats.js';
 import { ms, pct } from './benchmark-summary.js';
@@ -58,7 +59,8 @@ export function statsTable(s: StatsResult): string {
   const lossy = s.rows.filter((r) => !r.lossless && r.tokenizer === raw);
   if (lossy.length) {
     out.push('', `Not lossless: ${plural(lossy.length, 'level/format cell')}`);
-    for (const r of lossy) out.push(`  ${r.level} ${r.format}: ${r.reason ?? 'does not round-trip'}`);
+    for (const r of lossy)
+      out.push(`  ${r.level} ${r.format}: ${r.loss ? `${lossSummary(r.loss)}; first: ` : ''}${r.reason ?? 'does not round-trip'}`);
   }
   return `${out.join('\n')}\n`;
 }

@@ -1,6 +1,7 @@
 import { DataError } from '../errors.js';
 import { FORMAT_NAMES, loadFormats, type FormatName, type FormatOptions } from '../formats/registry.js';
 import { isCandidate } from '../formats/info.js';
+import type { LossReport } from '../formats/loss.js';
 import type { InputFormatName } from '../formats/detect.js';
 import type { Input } from '../io/read-input.js';
 import { isJsonObject, type JsonObject, type JsonValue } from '../json/types.js';
@@ -50,6 +51,8 @@ export interface StatsRow {
   pages: number | null;
   lossless: boolean;
   reason?: string;
+  /** When not lossless: the share of leaf values that did not come back the same, and where (src/formats/loss.ts). */
+  loss?: LossReport;
   encode: Timing;
   decode: Timing;
 }
@@ -137,6 +140,7 @@ export async function computeStats(req: StatsRequest): Promise<StatsResult> {
           pages: pages.pages,
           lossless,
           ...(e.reason || pages.loss ? { reason: e.reason ?? pages.loss } : {}),
+          ...(e.loss ? { loss: e.loss } : pages.report ? { loss: pages.report } : {}),
           encode: e.encode,
           decode: e.decode,
         });
@@ -243,7 +247,7 @@ function pagesOf(
   tokenizer: Tokenizer,
   budget: number,
   count: (text: string) => number,
-): { pages: number | null; loss?: string } {
+): { pages: number | null; loss?: string; report?: LossReport } {
   if (!Array.isArray(lv.value)) return { pages: count(e.text) <= budget ? 1 : null };
   return pagesAtBudget({
     ...(kind ? { kind } : {}),
