@@ -212,7 +212,10 @@ describe('YAML (upstream yaml): every value without a line break comes back; a k
     const value = [{ patch: '@@ -79,7 +79,6 @@ struct Message\n \n ' }];
     const check = verifyRoundTrip(yaml, value);
     assert.equal(check.lossless, false, 'upstream yaml now keeps it: update docs/formats/baselines.md and FORMAT_INFO.yaml');
-    assert.equal(check.reason, 'yaml value changed at $[0].patch (expected "@@ -79,7 +79,6 @@ struct Message\\n \\n "; got "@@ -79,7 +79,6 @@ struct Message\\n\\\\\\n ")');
+    assert.equal(
+      check.reason,
+      'yaml value changed at $[0].patch (expected "@@ -79,7 +79,6 @@ struct Message\\n \\n "; got "@@ -79,7 +79,6 @@ struct Message\\n\\\\\\n ")',
+    );
     assert.deepEqual(lossReport(value, yaml.decode(yaml.encode(value))).paths, [{ path: 'patch', what: 'changed: string', values: 1 }]);
   });
 

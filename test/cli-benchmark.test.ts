@@ -91,7 +91,17 @@ describe('devboy benchmark: reports', () => {
   });
 
   it('--formats all --savings-baseline yaml: every format at every level, what the lossy ones lose, the answer against YAML', async () => {
-    const r = await runCli(['benchmark', ...narrow, '--levels', 'full,minimal', '--formats', 'all', '--savings-baseline', 'yaml', '--json']);
+    const r = await runCli([
+      'benchmark',
+      ...narrow,
+      '--levels',
+      'full,minimal',
+      '--formats',
+      'all',
+      '--savings-baseline',
+      'yaml',
+      '--json',
+    ]);
     assert.equal(r.code, 0, r.stderr);
     const doc = JSON.parse(r.stdout) as BenchmarkResult;
     assert.deepEqual(doc.settings.formats, ALL);
@@ -114,12 +124,18 @@ describe('devboy benchmark: reports', () => {
     }
     // A CSV of GitHub issues: the numbers come back as text (`number`, the issue number, is in every level).
     const csv = doc.rows.find((x) => x.format === 'csv' && x.level === 'full' && x.dataset === 'issues')!;
-    assert.ok(csv.loss!.paths.some((p) => p.path === 'number' && p.what === 'type changed: number -> string'), JSON.stringify(csv.loss));
+    assert.ok(
+      csv.loss!.paths.some((p) => p.path === 'number' && p.what === 'type changed: number -> string'),
+      JSON.stringify(csv.loss),
+    );
     assert.ok(doc.lossy.some((l) => l.format === 'csv' && l.loss?.share === csv.loss!.share));
 
     const table = await runCli(['benchmark', ...narrow, '--levels', 'full,minimal', '--formats', 'all', '--savings-baseline', 'yaml']);
     assert.equal(table.code, 0, table.stderr);
-    assert.match(table.stdout, /^Answer: against your YAML, (json|json-compact|toon|stc|gcf) (saves [\d.]+%|costs [\d.]+% more) under o200k_base at full level, losslessly; minimal: /m);
+    assert.match(
+      table.stdout,
+      /^Answer: against your YAML, (json|json-compact|toon|stc|gcf) (saves [\d.]+%|costs [\d.]+% more) under o200k_base at full level, losslessly; minimal: /m,
+    );
     assert.match(table.stdout, /^What the lossy formats lose \(o200k_base rows; /m);
     assert.match(table.stdout, /^ {2}csv full: 2 of 2 datasets, [\d.]+% of [\d,]+ values \(/m);
   });

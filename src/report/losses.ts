@@ -34,7 +34,9 @@ export function lossLines(s: BenchmarkSummary): string[] {
 
 /** `3 of 93 datasets, 41.2% of 12,345 values` */
 export function lossCell(l: LossView): string {
-  return `${l.lossyRows} of ${plural(l.rows, 'dataset')}, ${percent(l.values === 0 ? 0 : l.lost / l.values)} of ${plural(l.values, 'value')}`;
+  // Results written before the loss report have no value counts: say so rather than claim 0%.
+  if (l.values === 0) return `${l.lossyRows} of ${plural(l.rows, 'dataset')} (values lost not recorded in this result)`;
+  return `${l.lossyRows} of ${plural(l.rows, 'dataset')}, ${percent(l.lost / l.values)} of ${plural(l.values, 'value')}`;
 }
 
 /** ` (labels[]: type changed: list -> string, 1,234; ...)` */
