@@ -95,7 +95,8 @@ describe('benchmark matrix on real corpus data', () => {
       assert.ok(loss.values > 0 && loss.lost <= loss.values && loss.share === Math.round((loss.lost / loss.values) * 1e6) / 1e6, rowKey(r));
       assert.ok(loss.paths.length > 0 && loss.paths.length <= 5);
     }
-    const csv = result.rows.filter((r) => r.format === 'csv');
+    // Provider items as sent hold numbers and nested objects: a CSV of them always loses some.
+    const csv = result.rows.filter((r) => r.format === 'csv' && r.level === 'raw');
     assert.ok(csv.length > 0 && csv.every((r) => !r.lossless && r.loss!.share > 0), 'a CSV of provider items always loses a typed value');
     for (const ds of datasets) {
       for (const level of LEVELS) {
