@@ -14,7 +14,8 @@ Only BASE rows inside HEAD's scope are compared, so a narrowed HEAD can be check
 devboy.compare/1 (docs/ci.md).
 
 Exit codes: 0 no regression; 1 a token count grew more than --max-regression, a row stopped
-round-tripping or a BASE row is missing from HEAD (or a file is not a result); 2 usage.`;
+round-tripping or a BASE row is missing from HEAD (or a file is not a valid result: the line names the
+file and the field); 2 usage.`;
 
   static override examples = [
     '<%= config.bin %> compare results/baseline.json run.json',

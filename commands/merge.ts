@@ -7,12 +7,14 @@ export default class Merge extends DevboyCommand {
 
   static override description = `Reads saved results (schema devboy.benchmark/1), one per job of a CI matrix that split a
 benchmark by provider, project or repository, and writes one result with every dataset and row, as
-one run would have (the heuristic's bias recomputed over all rows) and "merged_from" naming each
+one run would have (every section computed from rows, such as the heuristic's bias, the method
+contrast, winners and break-even, computed again over all rows) and "merged_from" naming each
 input's file and source. Refuses, with one line, results of different devboy versions, tokenizers,
 format implementations or settings, a mix of live and recorded runs, and a dataset measured twice.
 Pass the result to devboy compare. CI use: docs/ci.md.
 
-Exit codes: 0 ok; 1 a file is not a result or the results cannot be merged; 2 usage.`;
+Exit codes: 0 ok; 1 a file is not a valid result (the line names the file and the field) or the results
+cannot be merged; 2 usage.`;
 
   static override examples = [
     '<%= config.bin %> merge devboy-github.json devboy-gitlab.json devboy-jira.json -o devboy-head.json',

@@ -17,9 +17,11 @@ export default class Stats extends DevboyCommand {
 TOON, STC or GCF file. Encodes it in every format and prints, per level and tokenizer, the tokens, the
 change vs --savings-baseline (same level and tokenizer), the pages at --budget and whether it round-trips
 (checked from the encoded bytes, page by page for formats with known losses); then the speed.
-Provider items are measured at every level (raw: as sent; full, standard, minimal: devboy's trim); any
-other value only as given. The first line is the recommendation: the lossless format with the fewest
-tokens under the first real tokenizer of --tokenizers, for the input as given, and its runner-up.
+The input is the whole input as given (a recorded exchange with its envelope, a body with everything
+in it), as convert --to auto reads it, so both choose the same format. --items measures the provider
+items it holds instead, at every level (raw: as sent; full, standard, minimal: devboy's trim), and
+says so. The first line is the recommendation: the lossless format with the fewest tokens under the
+first real tokenizer of --tokenizers, for what was measured, and its runner-up.
 --json prints the same as schema devboy.stats/1 (docs/stats.md).
 
 Exit codes: 0 ok; 1 bad data (no format round-trips it, unreadable input); 2 usage.`;
@@ -27,7 +29,7 @@ Exit codes: 0 ok; 1 bad data (no format round-trips it, unreadable input); 2 usa
   static override examples = [
     '<%= config.bin %> stats issues.json',
     'curl -s https://api.github.com/repos/O/R/issues | <%= config.bin %> stats',
-    '<%= config.bin %> stats corpus/github/octokit__octokit.rb/pulls-closed.json --json | jq .recommendation',
+    '<%= config.bin %> stats corpus/github/octokit__octokit.rb/pulls-closed.json --items --json | jq .recommendation',
   ];
 
   static override args = {
@@ -40,7 +42,13 @@ Exit codes: 0 ok; 1 bad data (no format round-trips it, unreadable input); 2 usa
       description: 'input format (default: from the extension, then the content)',
       options: [...INPUT_FORMAT_NAMES],
     }),
-    type: Flags.string({ description: 'read the input as provider items of this kind (default: detected)', options: [...DATASET_KINDS] }),
+    items: Flags.boolean({
+      description: 'measure the provider items the input holds (at every level), not the whole input as given',
+    }),
+    type: Flags.string({
+      description: 'read the input as provider items of this kind (implies --items; default: detected)',
+      options: [...DATASET_KINDS],
+    }),
     ...measureFlags,
     config: Flags.string({
       description: 'devboy.toml whose [format_explainers] replace the prompts that teach each format (default: ./devboy.toml if present)',
@@ -64,6 +72,7 @@ Exit codes: 0 ok; 1 bad data (no format round-trips it, unreadable input); 2 usa
     const result = await computeStats({
       input: await readInput(source),
       ...(flags.from ? { from: flags.from as InputFormatName } : {}),
+      items: flags.items,
       ...(flags.type ? { kind: flags.type as DatasetKind } : {}),
       tokenizers,
       budget: flags.budget,

@@ -91,11 +91,15 @@ try {
   check(`ships what runs (${commandIds.length} commands, manifest, hooks, corpus)`, missing.length === 0, missing.join(', '));
   const extra = files.filter(
     (f) =>
-      /\.(map|ts|tsbuildinfo)$/.test(f) ||
+      (/\.(map|ts|tsbuildinfo)$/.test(f) && !/^dist\/types\/.*\.d\.ts$/.test(f)) ||
       /^(test|bench|src|scripts|results|\.ci|dist\/test|dist\/bench)\//.test(f) ||
       f === 'package-lock.json',
   );
-  check('ships nothing else (no maps, sources, tests, bench, results, lockfile)', extra.length === 0, extra.slice(0, 10).join(', '));
+  check(
+    'ships nothing else (no maps, sources but the API types, tests, bench, results, lockfile)',
+    extra.length === 0,
+    extra.slice(0, 10).join(', '),
+  );
 
   // Every relative link in a shipped document leads to a shipped file.
   const broken = [];
@@ -250,7 +254,101 @@ try {
     );
   });
 
-  // 5. npx of the same tarball: installs into npm's npx cache, which is cleaned up afterwards.
+  // 5. devboy as a library: a project that depends on the tarball imports the documented API
+  //    (docs/library.md), gets the same answers as the CLI, and type-checks against the shipped types.
+  step('import', () => {
+    const app = join(tmp, 'app');
+    mkdirSync(app);
+    writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'app', private: true, type: 'module' }));
+    const installed = run('npm', ['install', join(tmp, tarball)], { cwd: app, env: npmEnv });
+    check('npm install ./devboy-*.tgz in a project', installed.code === 0, installed.stderr);
+    const exchange = join(
+      root,
+      'corpus',
+      'github',
+      'betamaxpy__betamax',
+      '003_GET_repos_betamaxpy_betamax_issues_state_all_per_page_100.json',
+    );
+    const script = [
+      "import { buildResponse, countTokens, decode, encode, FORMAT_NAMES, loadFormat, verifyRoundTrip } from 'devboy';",
+      "import { readFileSync } from 'node:fs';",
+      "const rows = [{ key: 'gh#1', title: 'first', state: 'open' }, { key: 'gh#2', title: 'second', state: 'closed' }];",
+      "const toon = await encode(rows, 'toon');",
+      'const back = await decode(toon, "toon");',
+      'const text = readFileSync(process.argv[2], "utf8");',
+      'const body = JSON.parse(text).response.body;',
+      'const checks = await Promise.all(FORMAT_NAMES.map(async (f) => [f, verifyRoundTrip(await loadFormat(f), body).lossless]));',
+      // The hint devboy format gives (a tool gives its own: how its caller asks for a chunk).
+      'const hint = "Run again with `--chunk N` to fetch a specific chunk. You may not need all chunks.";',
+      'const response = await buildResponse({ input: { name: "x.json", text }, to: "toon", tokenizer: "o200k_base", budget: 600, hint });',
+      'console.log(JSON.stringify({ toon, back, tokens: await countTokens(toon), checks: Object.fromEntries(checks), meta: response.metadata }));',
+    ].join('\n');
+    writeFileSync(join(app, 'use.mjs'), script);
+    const used = run(process.execPath, ['use.mjs', exchange], { cwd: app });
+    let out;
+    try {
+      out = JSON.parse(used.stdout);
+    } catch {
+      out = undefined;
+    }
+    const viaCli = run(devboy, ['format', exchange, '--to', 'toon', '--budget', '600', '--json'], { cwd: work });
+    const cliMeta = viaCli.code === 0 ? JSON.parse(viaCli.stdout).metadata : undefined;
+    const stats = run(devboy, ['convert', '--from', 'toon', '--to', 'toon', '--stats', '--tokenizer', 'o200k_base'], {
+      cwd: work,
+      input: out?.toon ?? '',
+    });
+    const cliTokens = Number(/^input\s+\S+\s+[\d,]+ bytes\s+([\d,]+) o200k_base tokens/m.exec(stats.stderr)?.[1]?.replace(/,/g, ''));
+    check(
+      "import { encode, decode, countTokens, verifyRoundTrip, buildResponse } from 'devboy': the CLI's answers",
+      used.code === 0 &&
+        out?.toon === '[2]{key,title,state}:\n  gh#1,first,open\n  gh#2,second,closed' &&
+        JSON.stringify(out.back) ===
+          JSON.stringify([
+            { key: 'gh#1', title: 'first', state: 'open' },
+            { key: 'gh#2', title: 'second', state: 'closed' },
+          ]) &&
+        out.tokens === cliTokens &&
+        out.checks.json === true &&
+        out.checks.stc === true &&
+        JSON.stringify(out.meta) === JSON.stringify(cliMeta),
+      `${used.stdout}${used.stderr}\ncli tokens ${cliTokens}: ${stats.stderr}`,
+    );
+    writeFileSync(
+      join(app, 'typed.ts'),
+      [
+        "import { countTokens, encode, type FormatMetadata, type FormatName } from 'devboy';",
+        "const format: FormatName = 'stc';",
+        'export const text: Promise<string> = encode({ a: 1 }, format);',
+        'export const tokens: Promise<number> = countTokens("x", "o200k_base");',
+        'export type Saving = FormatMetadata["combined_savings_pct"];',
+      ].join('\n'),
+    );
+    writeFileSync(join(app, 'wrong.ts'), "import { encode } from 'devboy';\nexport const t = encode({ a: 1 }, 'yaml-ish');\n");
+    const tsc = (file) =>
+      run(
+        process.execPath,
+        [
+          join(repo, 'node_modules', 'typescript', 'bin', 'tsc'),
+          '--noEmit',
+          '--strict',
+          '--module',
+          'nodenext',
+          '--moduleResolution',
+          'nodenext',
+          '--target',
+          'es2022',
+          '--skipLibCheck',
+          file,
+        ],
+        { cwd: app },
+      );
+    const typed = tsc('typed.ts');
+    check('the shipped types check a use of the API', typed.code === 0, typed.stdout + typed.stderr);
+    const wrong = tsc('wrong.ts');
+    check('the shipped types refuse a format name that does not exist', wrong.code !== 0 && /yaml-ish/.test(wrong.stdout), wrong.stdout);
+  });
+
+  // 6. npx of the same tarball: installs into npm's npx cache, which is cleaned up afterwards.
   step('npx', () => {
     const cache = run('npm', ['config', 'get', 'cache'], { env: npmEnv }).stdout.trim();
     const npxDir = join(cache, '_npx');

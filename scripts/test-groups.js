@@ -27,7 +27,12 @@ mkdirSync(runDir);
 const first = [];
 const second = [];
 files.filter((f) => !ALONE.includes(f)).forEach((f, i) => (FIRST_OF_FIVE.has(i % 5) ? first : second).push(f));
-const imports = (list) => list.map((f) => `import '../test/${f}';\n`).join('');
+// Each file is imported inside a suite of its own: its top-level hooks (before, after) then belong
+// to that suite. Imported side by side, a top-level before() is a hook of the whole process, and one
+// that fails (a fixture missing) cancels every test of every file there, hundreds of them.
+const imports = (list) =>
+  `import { describe } from 'node:test';\n` +
+  list.map((f) => `describe(${JSON.stringify(f)}, async () => {\n  await import('../test/${f}');\n});\n`).join('');
 // node --test starts files in name order, each as soon as a core is free: the first shared process on
 // one core; on the other, the files alone, then the second shared process.
 writeFileSync(`${runDir}1-shared.test.js`, imports(first));

@@ -131,6 +131,29 @@ describe('every response is within budget under the tokenizer it was given (corp
     assert.ok(lists >= 40 * sampleShare(20), `${lists} recorded lists`);
   });
 
+  it('at the budget edge: a response of exactly the budget is whole; one token less and it is chunked, every chunk within', async () => {
+    const { tokenizer, count } = await memoTokenizer('o200k_base');
+    const lists = sample(
+      datasets.filter((d) => d.result.items.length >= 2),
+      FULL_SUITE ? 1 : 30,
+    );
+    for (const d of lists) {
+      for (const format of Object.values(formats)) {
+        const whole = respondWithinBudget(budgetInput(d), { format, tokenizer, count });
+        const tokens = tokenizer.count(whole.content);
+        const where = `${datasetName(d)} as ${format.name} (${tokens} o200k_base tokens whole)`;
+        const at = respondWithinBudget(budgetInput(d), { format, tokenizer, count, budget: tokens });
+        assert.equal(at.content, whole.content, `${where}: at exactly its size it is returned whole`);
+        const under = respondWithinBudget(budgetInput(d), { format, tokenizer, count, budget: tokens - 1 });
+        assert.ok(
+          tokenizer.count(under.content) <= tokens - 1,
+          `${where}: one token under, the response has ${tokenizer.count(under.content)}`,
+        );
+        assert.notEqual(under.content, whole.content, where);
+      }
+    }
+  });
+
   it('when not even one item fits, it says so with a DataError and returns nothing', async () => {
     const { tokenizer } = await memoTokenizer('o200k_base');
     const d = datasets.find((x) => x.kind === 'issues' && x.result.items.length > 10)!;

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import { PROVIDER_NAMES } from '../src/providers/registry.js';
 import { REPO_ROOT } from './helpers/paths.js';
 
 // .ci/run runs the CI examples' own devboy commands on every change, so the examples cannot rot:
@@ -42,11 +43,20 @@ describe('CI examples and .ci/run', () => {
     });
   }
 
+  it('the shards are the providers of the provider registry, in .ci/run and both examples', () => {
+    const lists = {
+      '.ci/run': /for SHARD in ([^;\n]+);/.exec(read('.ci', 'run'))?.[1]?.trim().split(/\s+/),
+      [EXAMPLES[0]!]: /\bshard: \[([^\]]*)\]/.exec(read(EXAMPLES[0]!))?.[1]?.split(/,\s*/),
+      [EXAMPLES[1]!]: /\bSHARD: \[([^\]]*)\]/.exec(read(EXAMPLES[1]!))?.[1]?.split(/,\s*/),
+    };
+    for (const [file, shards] of Object.entries(lists)) assert.deepEqual(shards, [...PROVIDER_NAMES], `${file}: its shards`);
+  });
+
   it('the GitHub workflow writes the report to the job summary and keeps the results as artifacts', () => {
     const text = read(EXAMPLES[0]!);
     assert.match(text, /compare [^\n]* --markdown >> "\$GITHUB_STEP_SUMMARY"/);
     assert.match(text, /pull_request:/);
-    assert.match(text, /matrix:\s+#[^\n]*\n(\s+#[^\n]*\n)*\s+shard: \[github, gitlab, jira\]/);
+    assert.match(text, /matrix:\s+#[^\n]*\n(\s+#[^\n]*\n)*\s+shard: \[/);
     assert.match(text, /actions\/upload-artifact@v4/);
   });
 

@@ -111,6 +111,56 @@ describe('devboy compare BASE HEAD', () => {
     assert.match(back.stdout, /1 new/);
   });
 
+  it('a round trip lost under one tokenizer only fails, naming the row and the tokenizer (jira ALOY issues, full, gcf)', async () => {
+    // The committed baseline's real case: the o200k_base row of this entry does not round-trip (a page
+    // split where that tokenizer's counts put it), the heuristic row does. A base where both did is gated.
+    const aloy = (r: BenchmarkResult['rows'][number]) =>
+      r.provider === 'jira' &&
+      r.project === 'ALOY' &&
+      r.dataset === 'issues' &&
+      r.level === 'full' &&
+      r.format === 'gcf' &&
+      r.label.includes('startAt=0');
+    const rows = baseline.rows.filter(aloy);
+    assert.deepEqual(
+      rows.map((r) => [r.tokenizer, r.lossless]),
+      [
+        ['heuristic', true],
+        ['o200k_base', false],
+      ],
+    );
+    const both = tightened((b) => {
+      for (const r of b.rows.filter(aloy)) {
+        r.lossless = true;
+        delete r.lossless_reason;
+      }
+    });
+    const r = await runCli(['compare', both, BASELINE]);
+    assert.equal(r.code, 1, r.stdout);
+    assert.match(r.stdout, /^FAILED: 1 row stopped round-tripping \(under o200k_base\)/m);
+    assert.match(
+      r.stdout,
+      /^Stopped round-tripping \(1 row\)\n {2}full gcf jira ALOY issues: GET \S+startAt=0\S*: page 3 of 7: .* \[o200k_base\]$/m,
+    );
+    const j = await runCli(['compare', both, BASELINE, '--json']);
+    assert.equal(j.code, 1);
+    const c: Comparison = JSON.parse(j.stdout);
+    assert.deepEqual(
+      c.lost_round_trips.map((x) => [x.project, x.level, x.format, x.tokenizers, x.reason]),
+      [['ALOY', 'full', 'gcf', ['o200k_base'], rows[1]!.lossless_reason]],
+    );
+    const cell = c.summary.find((x) => x.format === 'gcf' && x.level === 'full' && x.tokenizer === 'o200k_base')!;
+    assert.equal(cell.lost_round_trips, 1);
+
+    // And back: the head where both round-trip regained it under o200k_base only, and passes.
+    const back = await runCli(['compare', BASELINE, both, '--json']);
+    assert.equal(back.code, 0, back.stdout);
+    assert.deepEqual(
+      (JSON.parse(back.stdout) as Comparison).gained_round_trips.map((x) => x.tokenizers),
+      [['o200k_base']],
+    );
+  });
+
   it('bad input: a file that is not a result exits 1, a missing file and a bad tolerance exit 2, each one line', async () => {
     const notResult = join(dir, 'not.json');
     writeFileSync(notResult, '{"schema": "other"}');

@@ -1,37 +1,39 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import type { BenchmarkResult, BenchmarkRow } from '../src/benchmark/schema.js';
+import type { BenchmarkResult } from '../src/benchmark/schema.js';
 import { compareResults } from '../src/compare/compare.js';
 import { PROVIDER_NAMES } from '../src/providers/registry.js';
 import { runCli } from './helpers/cli.js';
 import { corpusDir } from './helpers/paths.js';
 import { FULL_SUITE } from './helpers/sampling.js';
+import { assertSameSections } from './helpers/merged-sections.js';
 
 // A real split of the corpus run, as a CI matrix makes it: one run per provider, merged, against
 // the whole run, over the comment datasets (every provider has some) at one level in two formats. DEVBOY_TEST_CORPUS=full runs the
 // whole grid (about a minute); .ci/run's gate splits the full grid the same way on every change and
-// compares the merged result with results/baseline.json.
+// compares the merged result with results/baseline.json. The corpus is a copy with one recording per
+// provider that is not a recorded exchange, so each part lists its own skipped recording and the
+// whole run all of them. Other splits (by project, arbitrary ones): test/merge-splits.test.ts.
 
 const dir = mkdtempSync(join(tmpdir(), 'devboy-merge-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
+const corpus = join(dir, 'corpus');
 const grid = FULL_SUITE ? [] : ['--levels', 'minimal', '--formats', 'json-compact,toon', '--dataset', 'comments'];
-const common = ['--corpus', corpusDir(), '--runs', '1', ...grid];
+const common = ['--corpus', corpus, '--runs', '1', '--allow-skipped', ...grid];
 const partFile = (p: string) => join(dir, `devboy-head-${p}.json`);
 const wholeFile = join(dir, 'whole.json');
 const mergedFile = join(dir, 'merged.json');
+const badFile = (p: string) =>
+  `${p}/${p === 'jira' ? 'AC' : p === 'github' ? 'betamaxpy__betamax' : 'gitlab-org__group'}/999_not_an_exchange.json`;
 let whole: BenchmarkResult;
 let merged: BenchmarkResult;
 
-/** A row without what differs between two runs of the same data: its timings. */
-function untimed(r: BenchmarkRow) {
-  const { encode_ms: _e, decode_ms: _d, encode_spread_ms: _es, decode_spread_ms: _ds, ...rest } = r;
-  return rest;
-}
-
 before(async () => {
+  cpSync(corpusDir(), corpus, { recursive: true });
+  for (const p of PROVIDER_NAMES) writeFileSync(join(corpus, badFile(p)), '{"not": "a recorded exchange"}\n');
   const w = await runCli(['benchmark', ...common, '--export-json', wholeFile]);
   assert.equal(w.code, 0, w.stderr);
   for (const p of PROVIDER_NAMES) {
@@ -46,19 +48,17 @@ before(async () => {
 });
 
 describe('devboy merge: per-provider runs equal the whole run', () => {
-  it('the same rows, field for field (timings aside), the same datasets, bias, fit and losses', () => {
+  it("every section equals the whole run's (rows field for field, timings aside), skipped recordings included", () => {
     assert.equal(merged.rows.length, whole.rows.length);
-    assert.deepEqual(merged.rows.map(untimed), whole.rows.map(untimed));
-    assert.deepEqual(merged.datasets, whole.datasets);
-    assert.deepEqual(merged.heuristic_bias, whole.heuristic_bias);
-    assert.deepEqual(merged.fit, whole.fit);
-    assert.deepEqual(merged.lossy, whole.lossy);
-    assert.deepEqual(merged.settings, whole.settings);
-    assert.deepEqual(merged.tokenizers, whole.tokenizers);
+    assertSameSections(merged, whole);
+    assert.deepEqual(
+      whole.skipped!.map((s) => s.file),
+      PROVIDER_NAMES.map(badFile),
+    );
   });
 
   it('keeps provenance: each part its file, source and counts; the source what they share', () => {
-    assert.deepEqual(merged.source, { kind: 'corpus', corpus: corpusDir() });
+    assert.deepEqual(merged.source, { kind: 'corpus', corpus });
     assert.deepEqual(
       merged.merged_from!.map((p) => [p.file, p.source.provider, p.datasets, p.rows]),
       PROVIDER_NAMES.map((p) => {

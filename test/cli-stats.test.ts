@@ -26,7 +26,10 @@ describe('devboy stats', () => {
     assert.equal(s.input.shape, 'GitHub issues');
     const r = s.recommendation;
     const lines = text.stdout.split('\n');
-    assert.match(lines[0]!, /^devboy stats: .*001_GET_repos_betamaxpy_betamax_issues.*\(json, [\d,]+ bytes\): GitHub issues, \d+ items$/);
+    assert.match(
+      lines[0]!,
+      /^devboy stats: .*001_GET_repos_betamaxpy_betamax_issues.*\(json, [\d,]+ bytes\): the whole input as given \(it holds GitHub issues, \d+ items; --items measures them alone\)$/,
+    );
     assert.equal(lines[3], recommendationLine(s));
     // The raw o200k_base line stars the recommended format's cell.
     const rawLine = lines.find((l) => /│ raw\s+│ heuristic/.test(l));
@@ -59,6 +62,77 @@ describe('devboy stats', () => {
     const u = await runCli(['stats', issuesFile, '--tokenizers', 'gpt2']);
     assert.equal(u.code, 2);
     assert.match(u.stderr, /^devboy stats: --tokenizers: unknown value 'gpt2'/);
+  });
+});
+
+describe('devboy stats and convert --to auto: one definition of the input', () => {
+  // betamax 003: a recorded exchange whose body is an issue list holding pull requests. As given, the
+  // whole file is the input; its issues alone are what --items measures, and say so.
+  const exchangeFile = join(corpusDir(), 'github/betamaxpy__betamax/003_GET_repos_betamaxpy_betamax_issues_state_all_per_page_100.json');
+  const plainFile = join(dir, 'plain-issues.json');
+  writeFileSync(plainFile, JSON.stringify(issues));
+  const rowsFile = join(dir, 'rows.json');
+  writeFileSync(rowsFile, JSON.stringify(Array.from({ length: 30 }, (_, i) => ({ id: i, name: `row ${i}`, tags: i % 3 ? ['a'] : [] }))));
+
+  for (const [what, file] of [
+    ['a recorded exchange (betamax 003)', exchangeFile],
+    ['a provider body', plainFile],
+    ['a value no provider sends', rowsFile],
+  ] as const) {
+    it(`${what}: stats recommends what auto writes, with the same tokens, under either tokenizer`, async () => {
+      for (const tokenizer of ['o200k_base', 'heuristic'] as const) {
+        const st = await runCli(['stats', file, '--runs', '1', '--json', '--tokenizers', tokenizer]);
+        assert.equal(st.code, 0, st.stderr);
+        const s = JSON.parse(st.stdout) as StatsResult;
+        assert.equal(s.input.measured, 'input');
+        assert.equal(s.recommendation.measured, 'input');
+        assert.deepEqual(s.settings.levels, ['raw']);
+        const auto = await runCli(['convert', file, '--to', 'auto', '--tokenizer', tokenizer]);
+        assert.equal(auto.code, 0, auto.stderr);
+        const picked = /^auto: (\S+), the lossless format with the fewest \S+ tokens[^:]*: ([\d,]+)/.exec(auto.stderr);
+        assert.ok(picked, auto.stderr);
+        assert.deepEqual(
+          [s.recommendation.format, s.recommendation.tokens.toLocaleString('en-US')],
+          [picked[1], picked[2]],
+          `${file} ${tokenizer}`,
+        );
+        assert.equal(s.input.bytes, Buffer.byteLength(readFileSync(file, 'utf8')));
+      }
+    });
+  }
+
+  it('--items measures the provider items alone, at every level, and says so in the text and --json', async () => {
+    const whole = JSON.parse((await runCli(['stats', exchangeFile, '--runs', '1', '--json'])).stdout) as StatsResult;
+    const r = await runCli(['stats', exchangeFile, '--runs', '1', '--json', '--items']);
+    assert.equal(r.code, 0, r.stderr);
+    const s = JSON.parse(r.stdout) as StatsResult;
+    assert.equal(s.input.measured, 'items');
+    assert.equal(s.recommendation.measured, 'items');
+    assert.equal(s.input.shape, 'GitHub issues');
+    assert.deepEqual(s.settings.levels, ['raw', 'full', 'standard', 'minimal']);
+    const compact = (x: StatsResult) =>
+      x.rows.find((row) => row.level === 'raw' && row.format === 'json-compact' && row.tokenizer === 'o200k_base')!;
+    assert.ok(compact(s).bytes < compact(whole).bytes, 'the items are less than the whole input');
+    const text = await runCli(['stats', exchangeFile, '--runs', '1', '--items']);
+    const lines = text.stdout.split('\n');
+    assert.match(lines[0]!, /: GitHub issues, \d+ items: the provider items alone \(--items\), not the whole input$/);
+    assert.match(
+      lines[3]!,
+      /^Recommendation: \S+, the lossless format with the fewest o200k_base tokens for its provider items as sent \(--items\): /,
+    );
+    const asGiven = await runCli(['stats', exchangeFile, '--runs', '1']);
+    assert.match(
+      asGiven.stdout.split('\n')[0]!,
+      /: the whole input as given \(it holds GitHub issues, \d+ items; --items measures them alone\)$/,
+    );
+  });
+
+  it('--items on a value that is no provider response is a one-line data error', async () => {
+    const r = await runCli(['stats', rowsFile, '--items']);
+    assert.equal(r.code, 1);
+    assert.equal(r.stdout, '');
+    assert.match(r.stderr, /^devboy stats: .*rows\.json: cannot tell what these items are/);
+    assert.equal(r.stderr.trim().split('\n').length, 1);
   });
 });
 

@@ -66,6 +66,25 @@ describe('devboy compare (library)', () => {
     assert.equal(compareResults(named(base, 'b'), named(result, 'h'), { maxRegression: 0.003 }).passed, false);
   });
 
+  it('growth of exactly --max-regression passes; one token more fails (the gate is "more than")', () => {
+    const head = clone();
+    const r = head.rows.find((x) => x.tokenizer === 'o200k_base' && x.tokens >= 1000)!;
+    // 1000 tokens growing to 1005 is exactly 0.5%; 1006 is over it.
+    const base = clone(head);
+    base.rows.find((x) => rowKey(x) === rowKey(r) && x.tokenizer === r.tokenizer)!.tokens = 1000;
+    const at = (tokens: number) => {
+      r.tokens = tokens;
+      return compareResults(named(base, 'b'), named(head, 'h'), { maxRegression: 0.005 });
+    };
+    assert.equal(at(1005).passed, true);
+    assert.equal(at(1005).regressions.length, 0);
+    assert.equal(at(1006).passed, false);
+    assert.deepEqual(
+      at(1006).regressions.map((e) => e.tokens[r.tokenizer]),
+      [{ base: 1000, head: 1006, change: 0.006 }],
+    );
+  });
+
   it('a lost round trip and a missing row fail; a regained round trip, new rows and improvements do not', () => {
     const lossy = result.rows.find((r) => !r.lossless)!;
     const base = clone();

@@ -16,6 +16,7 @@ import {
   type Behaviour,
   type HostileServer,
 } from './helpers/hostile-server.js';
+import { display, LIVE_TARGETS, NETWORK_PROVIDERS } from './helpers/live-targets.js';
 import { instantSleep } from './helpers/recordings.js';
 
 /**
@@ -23,13 +24,11 @@ import { instantSleep } from './helpers/recordings.js';
  * host, not through a redirect to one. Redirects are followed hop by hop, a bounded number of times.
  */
 
-const TOKENS = { github: 'ghp_ORIGINtoken0123456789', gitlab: 'glpat-ORIGINtoken0123456789', jira: 'ATATToriginTOKEN0123456789' };
-const EMAIL = 'me@example.com';
-const PROVIDERS: ProviderName[] = ['github', 'gitlab', 'jira'];
-const DISPLAY = { github: 'GitHub', gitlab: 'GitLab', jira: 'Jira' };
+const TOKENS = Object.fromEntries(NETWORK_PROVIDERS.map((p) => [p, LIVE_TARGETS[p].token])) as Record<ProviderName, string>;
+const PROVIDERS = NETWORK_PROVIDERS;
 
 function load(provider: ProviderName, host: string, http: HttpOptions = {}, onProgress?: (e: ProgressEvent) => void): Promise<unknown> {
-  const where = provider === 'jira' ? { project: 'ACME', email: EMAIL } : { owner: 'acme', repo: 'widgets' };
+  const where = LIVE_TARGETS[provider].where;
   return loadLiveDatasets({
     provider,
     ...where,
@@ -112,7 +111,7 @@ describe('a redirect to another origin', () => {
             assert.match(
               err.message,
               new RegExp(
-                `^${DISPLAY[provider]}: refused the redirect of GET ${escape(main.url)}/\\S+ to ${escape(other.url)}/\\S+: not the configured API origin ${escape(main.url)} \\(devboy sends requests and credentials nowhere else\\)$`,
+                `^${display(provider)}: refused the redirect of GET ${escape(main.url)}/\\S+ to ${escape(other.url)}/\\S+: not the configured API origin ${escape(main.url)} \\(devboy sends requests and credentials nowhere else\\)$`,
               ),
             );
             assert.deepEqual(credentialsIn(other.received), []);
@@ -174,7 +173,7 @@ describe('a redirect loop', () => {
         assert.match(
           err.message,
           new RegExp(
-            `^${DISPLAY[provider]}: refused GET ${escape(server.url)}/\\S+: a redirect loop \\(redirected back to ${escape(server.url)}/\\S+ after \\d+ hops?\\)$`,
+            `^${display(provider)}: refused GET ${escape(server.url)}/\\S+: a redirect loop \\(redirected back to ${escape(server.url)}/\\S+ after \\d+ hops?\\)$`,
           ),
         );
         assert.ok(server.received.length <= 6, `${server.received.length} requests`);

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { tokenizerImplementation } from '../src/benchmark/versions.js';
@@ -11,7 +11,7 @@ import { loadTokenizer, TOKENIZER_NAMES, TOKENIZERS } from '../src/tokens/regist
 import { devboyVersion } from '../src/versions.js';
 import { optionalPackage } from '../src/tokens/optional.js';
 import { corpusExchanges } from './helpers/corpus-bodies.js';
-import { REPO_ROOT } from './helpers/paths.js';
+import { corpusDir, REPO_ROOT } from './helpers/paths.js';
 
 // Everything devboy lists in a registry gets these checks without an edit here.
 
@@ -22,6 +22,17 @@ describe('provider registry', () => {
   it('every module is registered under its own name', () => {
     assert.deepEqual(PROVIDER_NAMES, Object.keys(PROVIDERS));
     for (const name of PROVIDER_NAMES) assert.equal(PROVIDERS[name].name, name);
+  });
+
+  it('every provider has a recorded project in the corpus (the corpus suites, merge and CI shards need one)', () => {
+    for (const name of PROVIDER_NAMES) {
+      const folder = join(corpusDir(), name);
+      const projects = existsSync(folder) ? readdirSync(folder, { withFileTypes: true }).filter((e) => e.isDirectory()) : [];
+      assert.ok(
+        projects.length > 0,
+        `${folder}/ has no recorded project: record one (devboy record -p ${name} --out-dir corpus) as docs/architecture.md's "How to add a provider" says`,
+      );
+    }
   });
 
   it('every provider models recorded URLs of its own corpus folder, and no URL is claimed by two providers', async () => {

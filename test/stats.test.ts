@@ -8,6 +8,7 @@ import { isCandidate } from '../src/formats/info.js';
 import type { DatasetKind } from '../src/model/index.js';
 import { readInput } from '../src/io/read-input.js';
 import { computeStats, type StatsResult } from '../src/stats/stats.js';
+import { convert } from '../src/convert/convert.js';
 import { loadTokenizer } from '../src/tokens/registry.js';
 import { loadExplainers } from '../src/formats/explainers.js';
 import { skipUnlessInstalled } from './helpers/tokenizer-references.js';
@@ -106,13 +107,38 @@ describe('devboy stats on corpus bodies', () => {
       assert.equal(r.saving, Math.round((1 - r.tokens / yamlTokens) * 1e6) / 1e6, r.format);
   });
 
-  it('a recorded exchange of an endpoint devboy does not model is measured by its body, and says why', async () => {
+  it('a recorded exchange of an endpoint devboy does not model is measured whole, as given, and says why it holds no items; --items refuses it', async () => {
     const exchange = (await corpusExchanges()).find((e) => /\/pulls\/comments\/\d+$/.test(new URL(e.request.url).pathname))!;
     const s = await stats(exchange.file);
     assert.equal(s.input.shape, null);
-    assert.match(s.input.note!, /^a recorded exchange's body, not a list devboy models: GET \/repos\/.*\/pulls\/comments\/\d+/);
+    assert.equal(s.input.measured, 'input');
+    assert.match(s.input.note!, /^a recorded exchange, not a list devboy models: GET \/repos\/.*\/pulls\/comments\/\d+/);
     const json = s.rows.find((r) => r.format === 'json-compact' && r.tokenizer === 'o200k_base')!;
-    assert.equal(json.bytes, Buffer.byteLength(JSON.stringify(exchange.response.body)));
+    const { file: _file, ...recorded } = exchange;
+    assert.equal(json.bytes, Buffer.byteLength(JSON.stringify(recorded)));
+    const input = await readInput(join(corpusDir(), exchange.file));
+    await assert.rejects(
+      computeStats({ input, ...options, tokenizers: [...options.tokenizers], items: true }),
+      /not a list devboy models: GET \/repos\/.*\/pulls\/comments\/\d+/,
+    );
+  });
+});
+
+describe('devboy stats and convert --to auto choose alike', () => {
+  it('on corpus recordings as given: the same format and tokens, and the same runner-up', async () => {
+    const exchanges = sample(await corpusExchanges(), 24, 3);
+    assert.ok(exchanges.length >= 4, `${exchanges.length} recordings`);
+    for (const exchange of exchanges) {
+      const input = await readInput(join(corpusDir(), exchange.file));
+      const s = await computeStats({ input, ...options, tokenizers: ['o200k_base'] });
+      const c = await convert({ input, to: 'auto', tokenizer: 'o200k_base' });
+      const ranked = c.auto!.candidates.filter((x) => x.lossless).sort((a, b) => a.tokens - b.tokens);
+      assert.deepEqual(
+        [s.recommendation.format, s.recommendation.tokens, s.recommendation.runner_up?.format],
+        [c.to, ranked[0]!.tokens, ranked[1]?.format],
+        exchange.file,
+      );
+    }
   });
 });
 
@@ -124,7 +150,7 @@ describe('devboy stats: tokenizer families and the explainer break-even', () => 
       const exchange = (await corpusExchanges()).find((e) => e.file.includes('betamaxpy__betamax/001_'))!;
       const input = await readInput(join(corpusDir(), exchange.file));
       const explainers = await loadExplainers(FORMAT_NAMES);
-      const s = await computeStats({ input, ...options, tokenizers: ['heuristic', 'o200k_base', 'llama3'], explainers });
+      const s = await computeStats({ input, ...options, items: true, tokenizers: ['heuristic', 'o200k_base', 'llama3'], explainers });
       const tokenizers = await Promise.all((['o200k_base', 'llama3'] as const).map((n) => loadTokenizer(n)));
       for (const t of tokenizers) {
         for (const e of explainers) {

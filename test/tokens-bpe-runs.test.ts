@@ -1,4 +1,7 @@
 import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import api from 'gpt-tokenizer/encoding/o200k_base';
 import cl100kApi from 'gpt-tokenizer/encoding/cl100k_base';
@@ -6,6 +9,7 @@ import { ByteRanks } from '../src/tokens/byte-ranks.js';
 import { loadTokenizer } from '../src/tokens/registry.js';
 import { BPE_NAMES, libraryCount, rawRanks, type BpeName } from './helpers/bpe-reference.js';
 import { FULL_SUITE, sample } from './helpers/sampling.js';
+import { REPO_ROOT } from './helpers/paths.js';
 
 const TWO_MB = 2_000_000;
 
@@ -107,6 +111,41 @@ describe('rank lookups answer as the library does', () => {
       assert.deepEqual(wrong.slice(0, 10), []);
     });
   }
+
+  // Which reference devboy follows where gpt-tokenizer and tiktoken part (docs/tokenizers.md, "U+FEFF"):
+  // gpt-tokenizer, the implementation every o200k_base figure names. Pinned, both ways: a change of
+  // either library, or of devboy's counter, fails here.
+  const BOM_RUN = '\uFEFF'.repeat(6) + 'aaaaa\n';
+  const TIKTOKEN = 'js-tiktoken';
+  it('U+FEFF runs: devboy counts as gpt-tokenizer does (15 tokens for 24 bytes), not as tiktoken (7)', async () => {
+    assert.equal(Buffer.byteLength(BOM_RUN), 24);
+    const [reference, tokenizer] = await Promise.all([libraryCount('o200k_base'), loadTokenizer('o200k_base')]);
+    assert.equal(reference(BOM_RUN), 15);
+    assert.equal(tokenizer.count(BOM_RUN), 15);
+    assert.equal(tokenizer.count('\uFEFF'.repeat(8)), 16, 'a BOM alone is two tokens: its own token is never found');
+    // The docs say so, with these figures.
+    const docs = readFileSync(join(REPO_ROOT, 'docs', 'tokenizers.md'), 'utf8').replace(/\s+/g, ' ');
+    assert.match(docs, /U\+FEFF[^.]*devboy follows gpt-tokenizer/);
+    assert.match(docs, /`"\\uFEFF" x 6 \+ "aaaaa\\n"` \(24 bytes\): 15 tokens in devboy and gpt-tokenizer, 7 in tiktoken/);
+  });
+  it(
+    "U+FEFF runs: tiktoken's algorithm (js-tiktoken, a port of OpenAI's tiktoken over bytes) counts 7 and 4",
+    {
+      skip: existsSync(join(REPO_ROOT, 'node_modules', TIKTOKEN, 'package.json'))
+        ? false
+        : `${TIKTOKEN} not installed (npm run install-tokenizers)`,
+    },
+    () => {
+      const require = createRequire(join(REPO_ROOT, 'package.json'));
+      const { Tiktoken } = require(join(REPO_ROOT, 'node_modules', TIKTOKEN, 'dist', 'lite.cjs')) as {
+        Tiktoken: new (ranks: unknown) => { encode(text: string): number[] };
+      };
+      const ranks = require(join(REPO_ROOT, 'node_modules', TIKTOKEN, 'dist', 'ranks', 'o200k_base.cjs')) as { default?: unknown };
+      const tiktoken = new Tiktoken(ranks.default ?? ranks);
+      assert.equal(tiktoken.encode(BOM_RUN).length, 7);
+      assert.equal(tiktoken.encode('\uFEFF'.repeat(8)).length, 4);
+    },
+  );
 
   it("reproduces the library's BOM quirk: a valid range starting with a BOM gets the rank of the rest", async () => {
     // TextDecoder drops a leading BOM, so gpt-tokenizer merges "\uFEFF名" into one token; tiktoken would not.

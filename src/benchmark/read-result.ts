@@ -3,33 +3,24 @@ import { parseJson } from '../json/parse.js';
 import { isJsonObject } from '../json/types.js';
 import { readInput } from '../io/read-input.js';
 import { BENCHMARK_SCHEMA, type BenchmarkResult } from './schema.js';
+import { checkResultFields, ResultFieldError } from './validate-result.js';
 
 /**
- * Read a saved result (`--json`, `--export-json`, `devboy merge`); a file that is not one is a
- * one-line data error naming the file, before any work is done with it.
+ * Read a saved result (`--json`, `--export-json`, `devboy merge`); a file that is not one, or whose
+ * fields are not as its schema says, is a one-line data error naming the file and the field, before
+ * any work is done with it.
  */
 export function parseBenchmarkResult(text: string, file: string): BenchmarkResult {
   const doc = parseJson(text, file);
   if (!isJsonObject(doc) || doc.schema !== BENCHMARK_SCHEMA) {
     throw new DataError(`not a devboy benchmark result (expected "schema": "${BENCHMARK_SCHEMA}")`, { file });
   }
-  if (!Array.isArray(doc.rows)) throw new DataError('benchmark result has no "rows" array', { file });
-  for (const key of ['settings', 'source'] as const)
-    if (!isJsonObject(doc[key])) throw new DataError(`benchmark result has no "${key}" object`, { file });
-  for (const key of ['tokenizers', 'formats', 'datasets'] as const)
-    if (!Array.isArray(doc[key])) throw new DataError(`benchmark result has no "${key}" array`, { file });
-  doc.rows.forEach((r, i) => {
-    if (
-      !isJsonObject(r) ||
-      typeof r.tokens !== 'number' ||
-      typeof r.lossless !== 'boolean' ||
-      typeof r.format !== 'string' ||
-      typeof r.tokenizer !== 'string' ||
-      typeof r.level !== 'string'
-    ) {
-      throw new DataError(`row ${i} lacks tokens, lossless, format, level or tokenizer`, { file });
-    }
-  });
+  try {
+    checkResultFields(doc);
+  } catch (err) {
+    if (err instanceof ResultFieldError) throw new DataError(`not a valid benchmark result: ${err.message}`, { file });
+    throw err;
+  }
   return doc as unknown as BenchmarkResult;
 }
 

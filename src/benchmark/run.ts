@@ -14,16 +14,8 @@ import { measureEncoding, warmUp } from './measure.js';
 import { buildRow } from './row.js';
 import { firstResponseFit } from './fit.js';
 import { PageRenders, pagesAtBudget, type Pages } from './pages.js';
-import {
-  BENCHMARK_SCHEMA,
-  type BenchmarkResult,
-  type BenchmarkRow,
-  type DatasetEntry,
-  type FitEntry,
-  type SessionSummary,
-} from './schema.js';
-import { biasTable } from './bias.js';
-import { methodContrast, type MethodContrast } from './method-contrast.js';
+import { type BenchmarkResult, type BenchmarkRow, type DatasetEntry, type FitEntry, type SessionSummary } from './schema.js';
+import { assembleResult } from './assemble.js';
 import type { TranscriptDedup } from './transcript-dedup.js';
 import { TokenCache } from './token-cache.js';
 import { NO_CLOCK, type Clock, type PhaseClock } from './phases.js';
@@ -32,7 +24,6 @@ import type { SkippedRecording } from '../replay/corpus.js';
 import { devboyVersion } from '../versions.js';
 import { tokenizerImplementation } from './versions.js';
 import type { Explainer } from '../formats/explainers.js';
-import { familyViews } from './family-views.js';
 import { countExplainers } from './break-even.js';
 
 export interface BenchmarkOptions {
@@ -227,8 +218,7 @@ export async function runBenchmark(
   onProgress?.({ done, total, what: 'done' });
   const explainers = options.explainers?.length ? countExplainers(options.explainers, tokenizers) : undefined;
 
-  return {
-    schema: BENCHMARK_SCHEMA,
+  return assembleResult({
     devboy: devboyVersion(),
     source: {
       kind: source.kind,
@@ -250,8 +240,6 @@ export async function runBenchmark(
     formats: options.formats.map((n) => ({ name: n, media_type: FORMAT_INFO[n].mediaType, implementation: FORMAT_INFO[n].implementation })),
     datasets: entries,
     rows,
-    heuristic_bias: biasTable(rows),
-    ...withContrast(methodContrast(rows, options.tokenizers)),
     skipped: (source.skipped ?? []).map((s) => ({
       file: s.file,
       ...(s.line !== undefined ? { line: s.line } : {}),
@@ -261,33 +249,6 @@ export async function runBenchmark(
     fit,
     ...(options.session ? { session: options.session.summary } : {}),
     ...(explainers ? { explainers } : {}),
-    ...familyViews(rows, tokenizers, explainers, options.savingsBaseline, options.formats),
-    lossy: lossyCells(rows).map((r) => ({
-      provider: r.provider,
-      project: r.project,
-      dataset: r.dataset,
-      label: r.label,
-      level: r.level,
-      format: r.format,
-      reason: r.lossless_reason ?? 'not lossless',
-      ...(r.loss ? { loss: r.loss } : {}),
-    })),
-  };
-}
-
-/**
- * Rows that do not round-trip, once per dataset, level and format. The whole list's loss is the
- * same under every tokenizer; a page's loss can differ (pages split where the budget falls in
- * that tokenizer's counts): the first tokenizer's reason is listed.
- */
-function lossyCells(rows: readonly BenchmarkRow[]): BenchmarkRow[] {
-  const seen = new Set<string>();
-  return rows.filter((r) => {
-    if (r.lossless) return false;
-    const key = [r.provider, r.project, r.dataset, r.label, r.level, r.format].join('\u0000');
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
   });
 }
 
@@ -310,8 +271,4 @@ function datasetEntry(ds: Dataset): DatasetEntry {
 
 function unique<T>(xs: T[]): T[] {
   return [...new Set(xs)];
-}
-
-function withContrast(contrast: MethodContrast | undefined): { method_contrast?: MethodContrast } {
-  return contrast ? { method_contrast: contrast } : {};
 }

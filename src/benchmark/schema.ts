@@ -4,7 +4,7 @@ import type { MethodContrast } from './method-contrast.js';
 import type { FormatMetadata, MeasuredBaseline, SavingsBaseline } from '../metadata/format-metadata.js';
 import type { Pagination, SortInfo } from '../model/index.js';
 import type { DatasetKind, ProviderName } from '../model/index.js';
-import type { Level } from '../trim/levels.js';
+import type { DetailLevel, Level } from '../trim/levels.js';
 import type { TokenizerName } from '../tokens/types.js';
 import type { BreakEvenEntry, ExplainerEntry } from './break-even.js';
 import type { WinnerEntry } from './families.js';
@@ -106,7 +106,7 @@ export type FitEntry = {
       total_chunks: number;
       truncated: boolean;
       /** Items of the response at each detail level, and how many had a long text cut. */
-      detail: { full: number; standard: number; minimal: number; cut: number };
+      detail: Record<DetailLevel | 'cut', number>;
       tokens: number;
     }
   | { fits: false; reason: string }

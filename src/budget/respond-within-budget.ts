@@ -4,7 +4,7 @@ import type { JsonValue } from '../json/types.js';
 import { baselineText, buildFormatMetadata, type FormatMetadata, type SavingsBaseline } from '../metadata/format-metadata.js';
 import { itemAt, itemsOf, subList, type Dataset, type ItemList, type Pagination, type SortInfo } from '../model/index.js';
 import type { Tokenizer } from '../tokens/types.js';
-import { itemAtLevel, itemsAtLevel } from '../trim/levels.js';
+import { DETAIL_LEVELS, itemAtLevel, itemsAtLevel, LEAST_DETAIL, perDetailLevel, type DetailLevel } from '../trim/levels.js';
 import type { AlgorithmName } from './algorithms/choose.js';
 import { chunkIndexText, DEFAULT_HINT, withIndex, type ChunkRange, type IndexForm, type IndexSpec } from './chunks/index-text.js';
 import { packChunks } from './chunks/pack.js';
@@ -63,9 +63,9 @@ export interface BudgetResult {
   /** Item positions (in the list as given) in this response, in the order they appear. */
   included: number[];
   /** Detail each included item kept, in the same order. */
-  levels: { level: 'full' | 'standard' | 'minimal'; cut: boolean }[];
+  levels: { level: DetailLevel; cut: boolean }[];
   /** Items of this response at each detail level, and how many had a text cut. */
-  detail: { full: number; standard: number; minimal: number; cut: number };
+  detail: Record<DetailLevel | 'cut', number>;
   chunks: ChunkRange[];
   indexForm?: IndexForm;
   algorithm?: AlgorithmName;
@@ -123,7 +123,7 @@ export function respondWithinBudget(input: BudgetInput, options: BudgetOptions):
       strategy: strategyName,
       included: all,
       levels: all.map(() => ({ level: 'full', cut: false })),
-      detail: { full: items.length, standard: 0, minimal: 0, cut: 0 },
+      detail: { ...perDetailLevel(0), full: items.length, cut: 0 },
       chunks: [{ offset: 0, limit: items.length }],
     };
   }
@@ -131,7 +131,7 @@ export function respondWithinBudget(input: BudgetInput, options: BudgetOptions):
 
   const values = strategy.itemValues(list);
   const order = readingOrder(values);
-  const minimal = order.map((i) => itemAtLevel(itemAt(list, i), 'minimal'));
+  const minimal = order.map((i) => itemAtLevel(itemAt(list, i), LEAST_DETAIL));
   const spec: IndexSpec = {
     total: items.length,
     noun: (n) => itemNoun(kind, n),
@@ -141,7 +141,7 @@ export function respondWithinBudget(input: BudgetInput, options: BudgetOptions):
   };
   const note = (detail: BudgetResult['detail']) => trimNote(detail, budget, tokenizer.name, items.length);
   const indexFor = (chunks: readonly ChunkRange[], current: number, form: IndexForm) =>
-    chunks.length <= 1 ? note({ full: 0, standard: 0, minimal: items.length, cut: 0 }) : chunkIndexText(chunks, current, spec, form);
+    chunks.length <= 1 ? note({ ...perDetailLevel(0), [LEAST_DETAIL]: items.length, cut: 0 }) : chunkIndexText(chunks, current, spec, form);
   const packed = packChunks({
     count: order.length,
     sizes: minimal.map((m) => Buffer.byteLength(JSON.stringify(m))),
@@ -215,7 +215,7 @@ export function respondWithinBudget(input: BudgetInput, options: BudgetOptions):
 }
 
 function detailOf(items: readonly RenderedItem[]): BudgetResult['detail'] {
-  const d = { full: 0, standard: 0, minimal: 0, cut: 0 };
+  const d: BudgetResult['detail'] = { ...perDetailLevel(0), cut: 0 };
   for (const i of items) {
     d[i.level]++;
     if (i.cut) d.cut++;
@@ -225,11 +225,7 @@ function detailOf(items: readonly RenderedItem[]): BudgetResult['detail'] {
 
 /** The line a trimmed response that is not chunked ends with: what was shortened, and how to get the rest. */
 function trimNote(d: BudgetResult['detail'], budget: number, tokenizer: string, total: number): string {
-  const parts = [
-    d.full > 0 ? `${d.full} at full detail` : '',
-    d.standard > 0 ? `${d.standard} standard` : '',
-    d.minimal > 0 ? `${d.minimal} minimal` : '',
-  ].filter(Boolean);
+  const parts = DETAIL_LEVELS.filter((l) => d[l] > 0).map((l) => (l === DETAIL_LEVELS[0] ? `${d[l]} at ${l} detail` : `${d[l]} ${l}`));
   const cut = d.cut > 0 ? `, ${d.cut} with text cut` : '';
   return `[trimmed to fit ${budget} ${tokenizer} tokens: ${total} item${total === 1 ? '' : 's'}, ${parts.join(', ')}${cut}; ask for one item to read all of it]`;
 }

@@ -53,7 +53,13 @@ export interface EntryChange extends EntryId {
 }
 
 export interface RoundTripChange extends EntryId {
-  /** The head's first difference (lost), or the base's (regained). */
+  /**
+   * The tokenizers whose rows lost (or regained) the round trip. A whole list round-trips or not
+   * whatever the tokenizer, but its pages split where each tokenizer's counts put them, so one
+   * tokenizer's row can lose it alone.
+   */
+  tokenizers: TokenizerName[];
+  /** The head's first difference (lost), or the base's (regained), of the first of those rows. */
   reason: string;
 }
 
@@ -177,6 +183,8 @@ export function compareResults(base: NamedResult, head: NamedResult, options: { 
     const tokens: EntryChange['tokens'] = {};
     let regressed = false;
     let improved = false;
+    const lostRows: { base: BenchmarkRow; head: BenchmarkRow }[] = [];
+    const gainedRows: { base: BenchmarkRow; head: BenchmarkRow }[] = [];
     for (const p of entryPairs) {
       const change = changeOf(p.base.tokens, p.head.tokens);
       tokens[p.base.tokenizer] = change;
@@ -190,17 +198,33 @@ export function compareResults(base: NamedResult, head: NamedResult, options: { 
       const shrank = change.change !== null && change.change < -maxRegression;
       if (grew) c.regressions++;
       if (shrank) c.improvements++;
-      if (p.base.lossless && !p.head.lossless) c.lost_round_trips++;
-      if (!p.base.lossless && p.head.lossless) c.gained_round_trips++;
+      if (p.base.lossless && !p.head.lossless) {
+        c.lost_round_trips++;
+        lostRows.push(p);
+      }
+      if (!p.base.lossless && p.head.lossless) {
+        c.gained_round_trips++;
+        gainedRows.push(p);
+      }
       regressed ||= grew;
       improved ||= shrank;
     }
     const id = entryOf(first.base);
     if (regressed) regressions.push({ ...id, tokens });
     else if (improved) improvements.push({ ...id, tokens });
-    // Round trips are a property of the encoding, the same under every tokenizer: judged once.
-    if (first.base.lossless && !first.head.lossless) lost.push({ ...id, reason: first.head.lossless_reason ?? 'round trip failed' });
-    if (!first.base.lossless && first.head.lossless) gained.push({ ...id, reason: first.base.lossless_reason ?? 'round trip failed' });
+    // Every tokenizer's row is judged: a page's round trip can differ by tokenizer (RoundTripChange).
+    if (lostRows.length > 0)
+      lost.push({
+        ...id,
+        tokenizers: lostRows.map((p) => p.head.tokenizer),
+        reason: lostRows[0]!.head.lossless_reason ?? 'round trip failed',
+      });
+    if (gainedRows.length > 0)
+      gained.push({
+        ...id,
+        tokenizers: gainedRows.map((p) => p.base.tokenizer),
+        reason: gainedRows[0]!.base.lossless_reason ?? 'round trip failed',
+      });
   }
   for (const r of removedRows) cell(r).removed++;
   for (const r of addedRows) cell(r).added++;

@@ -2,6 +2,7 @@ import { DataError, lineColAt } from '../errors.js';
 import { assertInputFormatName, detectFromContent, detectFromExtension, type InputFormatName } from '../formats/detect.js';
 import { loadFormat, loadFormats, type FormatName, type FormatOptions } from '../formats/registry.js';
 import { candidateFormats } from '../formats/info.js';
+import { rankLossless } from '../formats/rank.js';
 import type { RoundTrip } from '../formats/verify.js';
 import { depthMessage, tooDeepPath } from '../json/depth.js';
 import { LoneSurrogateError } from '../json/encode-guard.js';
@@ -127,7 +128,7 @@ async function chooseFormat(
       text,
     });
   }
-  const best = candidates.filter((c) => c.lossless).sort((a, b) => a.tokens - b.tokens)[0];
+  const best = rankLossless(candidates)[0];
   if (!best) throw new DataError('no format round-trips this input (--to auto)', { file });
   return {
     chosen: best.format,

@@ -6,6 +6,7 @@ import { findNumberLoss } from '../json/numbers.js';
 import { isWellFormed } from '../json/surrogates.js';
 import type { JsonValue } from '../json/types.js';
 import { FORMAT_INFO } from './info.js';
+import { assertBoundedDecode, decodeRefusingDroppedColumns } from './gcf-guard.js';
 import type { Format } from './types.js';
 
 /** GCF nests by indentation, two spaces a level (spec section 4.1). */
@@ -21,7 +22,9 @@ const GCF_INDENT = 2;
  * overflows the stack from about 1,250 levels, so nesting beyond MAX_DEPTH is refused both ways; it
  * writes a lone surrogate raw, which the spec forbids and UTF-8 turns into U+FFFD, so that is refused;
  * and its decoder reads `1e400` as Infinity and long integers approximately, so those are refused at
- * their line:col.
+ * their line:col. Its decoder also drops columns whose path runs through `__proto__`, `constructor` or
+ * `prototype`, and decodes a deep path column into that many objects in every row: both are refused
+ * (gcf-guard.ts).
  */
 export const gcf: Format = {
   ...FORMAT_INFO.gcf,
@@ -39,10 +42,12 @@ export const gcf: Format = {
   decode: (text: string) => {
     const deep = overIndented(text, GCF_INDENT);
     if (deep) throw new DataError(depthMessage(), deep);
+    assertBoundedDecode(text);
     let value: JsonValue;
     try {
-      value = toPlain(decodeGeneric(text));
+      value = toPlain(decodeRefusingDroppedColumns(text, decodeGeneric));
     } catch (err) {
+      if (err instanceof DataError) throw err;
       throw new DataError(`invalid GCF: ${(err as Error).message}`, undefined, err);
     }
     const loss = findNumberLoss(text, value);

@@ -1,8 +1,6 @@
-import { UsageError } from '../errors.js';
+import { MIB, mibSetting } from '../io/mib-setting.js';
 
 /** How far devboy lets one request go: sizes, hops. Timeouts and retries are HttpOptions. */
-
-const MIB = 1024 * 1024;
 
 /**
  * The largest response body devboy accepts, decoded. No page devboy asks for comes near it (the
@@ -18,13 +16,7 @@ export const MAX_REDIRECTS = 5;
 
 /** The body cap: `DEVBOY_MAX_BODY_MB` (whole MiB) if set, else the default. */
 export function maxBodyBytesFrom(env: Record<string, string | undefined>): number {
-  const raw = env[MAX_BODY_VARIABLE];
-  if (raw === undefined || raw.trim() === '') return DEFAULT_MAX_BODY_MIB * MIB;
-  const text = raw.trim();
-  if (!/^\d+$/.test(text) || Number(text) < 1) {
-    throw new UsageError(`${MAX_BODY_VARIABLE} must be a whole number of MiB of at least 1, got ${JSON.stringify(raw)}`);
-  }
-  return Number(text) * MIB;
+  return mibSetting(env, MAX_BODY_VARIABLE, DEFAULT_MAX_BODY_MIB);
 }
 
 /** `64 MiB`, `0.5 MiB`. */

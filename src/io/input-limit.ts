@@ -1,6 +1,4 @@
-import { UsageError } from '../errors.js';
-
-const MIB = 1024 * 1024;
+import { MIB, mibSetting } from './mib-setting.js';
 
 /**
  * The largest input devboy reads whole (convert, format, stats, session, saved results). Peak memory
@@ -14,13 +12,7 @@ export const MAX_INPUT_VARIABLE = 'DEVBOY_MAX_INPUT_MB';
 
 /** The input cap in bytes: `DEVBOY_MAX_INPUT_MB` (whole MiB) if set, else the default. */
 export function maxInputBytes(env: Record<string, string | undefined> = process.env): number {
-  const raw = env[MAX_INPUT_VARIABLE];
-  if (raw === undefined || raw.trim() === '') return DEFAULT_MAX_INPUT_MIB * MIB;
-  const text = raw.trim();
-  if (!/^\d+$/.test(text) || Number(text) < 1) {
-    throw new UsageError(`${MAX_INPUT_VARIABLE} must be a whole number of MiB of at least 1, got ${JSON.stringify(raw)}`);
-  }
-  return Number(text) * MIB;
+  return mibSetting(env, MAX_INPUT_VARIABLE, DEFAULT_MAX_INPUT_MIB);
 }
 
 /** Why an input is refused: its size, the cap, and the two ways around it. */

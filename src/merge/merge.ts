@@ -1,5 +1,4 @@
-import { biasTable } from '../benchmark/bias.js';
-import { familyViews } from '../benchmark/family-views.js';
+import { assembleResult } from '../benchmark/assemble.js';
 import type { BenchmarkResult, BenchmarkSourceInfo, MergedPart } from '../benchmark/schema.js';
 import { DataError, UsageError } from '../errors.js';
 import { jsonEqual } from '../json/equal.js';
@@ -14,8 +13,9 @@ export interface ResultFile {
  * project or repository) into one result, as if one run had measured every dataset. Parts must be
  * the same measurement: one devboy version, the same tokenizers and format implementations, the
  * same settings; anything else is refused with one line naming the first difference. A dataset may
- * come from one part only. `merged_from` keeps each part's file and source; the heuristic's bias,
- * a sum over all rows, is recomputed.
+ * come from one part only. `merged_from` keeps each part's file and source. Every section computed
+ * from rows (bias, method contrast, winners, break-even, losses) is computed again over all the
+ * rows, as the run does (assembleResult): a part's own are of its rows only.
  */
 export function mergeResults(parts: readonly ResultFile[]): BenchmarkResult {
   const first = parts[0];
@@ -41,28 +41,42 @@ export function mergeResults(parts: readonly ResultFile[]): BenchmarkResult {
     }
   }
 
-  const rows = parts.flatMap((p) => p.result.rows);
   const provenance: MergedPart[] = parts.flatMap((p) =>
     // A part that is itself merged passes its own parts on, so provenance stays flat.
     p.result.merged_from?.length
       ? p.result.merged_from
       : [{ file: p.file, source: p.result.source, datasets: p.result.datasets.length, rows: p.result.rows.length }],
   );
-  const { merged_from: _parts, regression: _regression, ...head } = first.result as BenchmarkResult & { regression?: unknown };
+  const head = first.result;
+  const skipped = parts.some((p) => p.result.skipped) ? uniqueJson(parts.flatMap((p) => p.result.skipped ?? [])) : undefined;
   return {
-    ...head,
-    source: commonSource(parts.map((p) => p.result.source)),
-    datasets: parts.flatMap((p) => p.result.datasets),
-    heuristic_bias: biasTable(rows),
-    fit: parts.flatMap((p) => p.result.fit),
-    lossy: parts.flatMap((p) => p.result.lossy),
-    // Winners and break-even are over all rows; results saved before they existed have neither.
-    ...(head.winner_by_tokenizer
-      ? familyViews(rows, head.tokenizers, head.explainers, head.settings.savings_baseline, head.settings.formats)
-      : {}),
+    ...assembleResult({
+      devboy: head.devboy,
+      source: commonSource(parts.map((p) => p.result.source)),
+      settings: head.settings,
+      tokenizers: head.tokenizers,
+      formats: head.formats,
+      datasets: parts.flatMap((p) => p.result.datasets),
+      rows: parts.flatMap((p) => p.result.rows),
+      fit: parts.flatMap((p) => p.result.fit),
+      // Each part lists the recordings of its own projects; a recording outside any provider is listed by every part not narrowed to one.
+      ...(skipped ? { skipped } : {}),
+      ...(head.session ? { session: head.session } : {}),
+      ...(head.explainers ? { explainers: head.explainers } : {}),
+    }),
     merged_from: provenance,
-    rows,
   };
+}
+
+/** The first of each run of equal entries, in order. */
+function uniqueJson<T>(xs: T[]): T[] {
+  const seen = new Set<string>();
+  return xs.filter((x) => {
+    const key = JSON.stringify(x);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 }
 
 /** What two parts must share to be one measurement; the first difference is the error. */

@@ -44,16 +44,17 @@ export function compareView(c: Comparison): CompareView {
   const changed: ChangedCell[] = [];
   for (const cells of groups.values()) {
     const byTokenizer = new Map(cells.map((x) => [x.tokenizer, x]));
-    // Round trips belong to the encoding: every tokenizer's rows say the same, so read one.
     const one = (primary && byTokenizer.get(primary)) || cells[0]!;
+    // Rows (entries) whose round trip changed under any tokenizer: a page's can differ by tokenizer.
+    const here = (e: EntryId) => e.format === one.format && e.level === one.level;
     const p = primary ? byTokenizer.get(primary) : undefined;
     const cell: ChangedCell = {
       format: one.format,
       level: one.level,
       byTokenizer,
       ...(p ? { pages: p.pages } : {}),
-      lost: one.lost_round_trips,
-      gained: one.gained_round_trips,
+      lost: c.lost_round_trips.filter(here).length,
+      gained: c.gained_round_trips.filter(here).length,
       removed: Math.max(...cells.map((x) => x.removed)),
       added: Math.max(...cells.map((x) => x.added)),
     };
@@ -86,7 +87,8 @@ function verdictOf(c: Comparison): string {
   const problems = [
     n.rows_compared === 0 && 'no row of the head is in the base, so nothing was compared',
     n.regressions && `${plural(n.regressions, 'row')} grew more than ${tol} in tokens`,
-    n.lost_round_trips && `${plural(n.lost_round_trips, 'row')} stopped round-tripping`,
+    n.lost_round_trips &&
+      `${plural(n.lost_round_trips, 'row')} stopped round-tripping (under ${[...new Set(c.lost_round_trips.flatMap((e) => e.tokenizers))].join(', ')})`,
     n.removed && `${plural(n.removed, 'row')} ${n.removed === 1 ? 'is' : 'are'} missing`,
   ].filter(Boolean);
   const good = [

@@ -15,9 +15,11 @@ const COMPACT = { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' };
  */
 export function statsTable(s: StatsResult): string {
   const { input, settings } = s;
-  const what = input.shape
-    ? `${input.shape}, ${plural(input.items ?? 0, 'item')}`
-    : `${input.note ?? 'not a provider response'}; measured as given`;
+  const holds = input.shape ? `${input.shape}, ${plural(input.items ?? 0, 'item')}` : undefined;
+  const what =
+    input.measured === 'items'
+      ? `${holds}: the provider items alone (--items), not the whole input`
+      : `the whole input as given (${holds ? `it holds ${holds}; --items measures them alone` : (input.note ?? 'not a provider response')})`;
   const out = [
     `devboy stats: ${input.file} (${input.format}, ${int(input.bytes)} bytes): ${what}`,
     `tokenizers: ${s.tokenizers.map((t) => `${t.name} (${t.implementation})`).join('; ')}`,
@@ -102,7 +104,7 @@ function familyLines(s: StatsResult): string[] {
 export function recommendationText(r: Recommendation): string {
   const tk = r.estimate ? `${r.tokenizer} tokens (an estimate)` : `${tokenizerLabel(r.tokenizer)} tokens`;
   const parts = [
-    `Recommendation: ${r.format}, the lossless format with the fewest ${tk} for this input as given: ${int(r.tokens)}, ${fewerOrMore(r.saving)} than ${r.baseline.name} (${int(r.baseline.tokens)})`,
+    `Recommendation: ${r.format}, the lossless format with the fewest ${tk} for ${r.measured === 'items' ? 'its provider items as sent (--items)' : 'this input as given'}: ${int(r.tokens)}, ${fewerOrMore(r.saving)} than ${r.baseline.name} (${int(r.baseline.tokens)})`,
   ];
   if (r.runner_up)
     parts.push(

@@ -1,10 +1,9 @@
 import { DataError } from '../errors.js';
 import { FORMAT_NAMES, loadFormats, type FormatName, type FormatOptions } from '../formats/registry.js';
-import { isCandidate } from '../formats/info.js';
 import type { LossReport } from '../formats/loss.js';
 import type { InputFormatName } from '../formats/detect.js';
 import type { Input } from '../io/read-input.js';
-import { isJsonObject, type JsonObject, type JsonValue } from '../json/types.js';
+import { isJsonObject, type JsonValue } from '../json/types.js';
 import { baselineFormatOf, roundFraction, savingAgainst, type MeasuredBaseline } from '../metadata/format-metadata.js';
 import type { DatasetKind, ModelItem } from '../model/index.js';
 import { readResponse, type ResponseItems } from '../providers/response.js';
@@ -12,6 +11,7 @@ import { loadTokenizer } from '../tokens/registry.js';
 import type { Tokenizer, TokenizerName } from '../tokens/types.js';
 import { itemsAtLevel, DETAIL_LEVELS, type Level } from '../trim/levels.js';
 import { readValue } from '../convert/convert.js';
+import { rankLossless } from '../formats/rank.js';
 import { measureEncoding, type Encoded } from '../benchmark/measure.js';
 import { pagesAtBudget } from '../benchmark/pages.js';
 import type { Timing } from '../benchmark/schema.js';
@@ -28,6 +28,11 @@ export const STATS_SCHEMA = 'devboy.stats/1';
 export interface StatsRequest {
   input: Input;
   from?: InputFormatName;
+  /**
+   * Measure the provider items the input holds (at every level), not the whole input as given (the
+   * default, what `convert --to auto` chooses for). `kind` implies it.
+   */
+  items?: boolean;
   /** Narrows what a provider response is read as (e.g. a Jira issue's comments). */
   kind?: DatasetKind;
   tokenizers: TokenizerName[];
@@ -57,7 +62,12 @@ export interface StatsRow {
   decode: Timing;
 }
 
+/** What was measured: the whole input as given (the default), or the provider items it holds (`--items`). */
+export type Measured = 'input' | 'items';
+
 export interface Recommendation {
+  /** For what it was chosen: the whole input as given, or its provider items as sent. */
+  measured: Measured;
   tokenizer: TokenizerName;
   estimate: boolean;
   level: Level;
@@ -78,9 +88,11 @@ export interface StatsResult {
     file: string;
     format: InputFormatName;
     bytes: number;
+    /** `input`: the whole input as given; `items`: the provider items it holds, at every level (--items). */
+    measured: Measured;
     /** What the value was recognised as (e.g. "GitHub issues"); null when it is not a provider's items. */
     shape: string | null;
-    /** Why the input is measured as given when it is not a provider's items. */
+    /** Why it is not a provider's items, when it is not. */
     note?: string;
     kind: DatasetKind | null;
     items: number | null;
@@ -104,19 +116,23 @@ interface LevelValue {
 }
 
 /**
- * `devboy stats`: one input in every format, at every detail level when it holds a provider's
- * items (only as given otherwise), under every tokenizer; and the format to use.
+ * `devboy stats`: one input in every format under every tokenizer, and the format to use. The input
+ * is the whole input as given, as `convert --to auto` reads it; with `items` (or a `kind`), the
+ * provider items it holds instead, at every detail level.
  */
 export async function computeStats(req: StatsRequest): Promise<StatsResult> {
   const { from, value } = await readValue(req.input, req.from, req.formatOptions);
-  const recognised = recognise(value, req.input.name, req.kind);
+  const measured: Measured = req.items || req.kind !== undefined ? 'items' : 'input';
+  // Asked for items: not reading the input as a provider's is the error. As given: only a description.
+  const recognised = measured === 'items' ? { read: readResponse(value, req.input.name, req.kind) } : recognise(value, req.input.name);
   const read = 'read' in recognised ? recognised.read : undefined;
-  const levels: LevelValue[] = read
-    ? [
-        { level: 'raw', value: read.raw, ...(read.rawAligned ? { models: read.items } : {}) },
-        ...DETAIL_LEVELS.map((level) => ({ level, value: itemsAtLevel(read, level) as JsonValue, models: read.items })),
-      ]
-    : [{ level: 'raw', value: 'value' in recognised ? recognised.value : value }];
+  const levels: LevelValue[] =
+    measured === 'items' && read
+      ? [
+          { level: 'raw', value: read.raw, ...(read.rawAligned ? { models: read.items } : {}) },
+          ...DETAIL_LEVELS.map((level) => ({ level, value: itemsAtLevel(read, level) as JsonValue, models: read.items })),
+        ]
+      : [{ level: 'raw', value }];
   const formats = await loadFormats(FORMAT_NAMES, req.formatOptions);
   const tokenizers = await Promise.all(req.tokenizers.map((n) => loadTokenizer(n)));
   const caches = new Map(tokenizers.map((t) => [t.name, new TokenCache(t)]));
@@ -128,7 +144,7 @@ export async function computeStats(req: StatsRequest): Promise<StatsResult> {
       const baselineTokens = count(encoded.find((e) => e.format.name === baselineFormatOf(req.savingsBaseline))!.text);
       for (const e of encoded) {
         const tokens = count(e.text);
-        const pages = pagesOf(e, lv, read?.kind, tokenizer, req.budget, count);
+        const pages = pagesOf(e, lv, measured === 'items' ? read?.kind : undefined, tokenizer, req.budget, count, measured === 'items');
         const lossless = e.lossless && !pages.loss;
         rows.push({
           level: lv.level,
@@ -151,7 +167,7 @@ export async function computeStats(req: StatsRequest): Promise<StatsResult> {
   const explainers = req.explainers?.length ? countExplainers(req.explainers, tokenizers) : [];
   const views = levels.map((lv) => familyViewsOfCounts(countsAt(rows, lv.level, tokenizers, req, explainers)));
   const break_even = views.flatMap((v) => v.break_even);
-  const recommendation = recommend(rows, main, req.savingsBaseline, req.input.name);
+  const recommendation = recommend(rows, main, req.savingsBaseline, req.input.name, measured);
   const repaid = break_even.find((b) => b.level === 'raw' && b.format === recommendation.format && b.tokenizer === main.name);
   return {
     schema: STATS_SCHEMA,
@@ -160,6 +176,7 @@ export async function computeStats(req: StatsRequest): Promise<StatsResult> {
       file: req.input.name,
       format: from,
       bytes: Buffer.byteLength(req.input.text),
+      measured,
       shape: read?.shape ?? null,
       ...('note' in recognised ? { note: recognised.note } : {}),
       kind: read?.kind ?? null,
@@ -209,23 +226,14 @@ function countsAt(
   };
 }
 
-/**
- * The input as a provider's items when it is one (the rule `devboy format` and the benchmark share);
- * otherwise the value to measure as given (a recorded exchange's body, not its envelope) and why.
- */
-function recognise(value: JsonValue, file: string, kind?: DatasetKind): { read: ResponseItems } | { value: JsonValue; note: string } {
+/** What the input holds, to describe it: a provider's items when it is one (the rule `devboy format` and the benchmark share), else why not. */
+function recognise(value: JsonValue, file: string): { read: ResponseItems } | { note: string } {
   try {
-    return { read: readResponse(value, file, kind) };
+    return { read: readResponse(value, file) };
   } catch (err) {
-    // Asked for a kind: the user says it is a provider response, so not reading it as one is the error.
-    if (kind !== undefined || !(err instanceof DataError)) throw err;
-    const body =
-      isJsonObject(value) && isJsonObject(value['request']) && isJsonObject(value['response'])
-        ? (value['response'] as JsonObject)['body']
-        : undefined;
-    return body === undefined
-      ? { value, note: 'not a provider response' }
-      : { value: body, note: `a recorded exchange's body, ${err.message}` };
+    if (!(err instanceof DataError)) throw err;
+    const exchange = isJsonObject(value) && isJsonObject(value['request']) && isJsonObject(value['response']);
+    return { note: exchange ? `a recorded exchange, ${err.message}` : 'not a provider response' };
   }
 }
 
@@ -247,9 +255,13 @@ function pagesOf(
   tokenizer: Tokenizer,
   budget: number,
   count: (text: string) => number,
+  checkPages: boolean,
 ): { pages: number | null; loss?: string; report?: LossReport } {
   if (!Array.isArray(lv.value)) return { pages: count(e.text) <= budget ? 1 : null };
   return pagesAtBudget({
+    // As given, a row round-trips when the whole text does (what convert writes and --to auto
+    // checks); page by page only for provider items, which devboy format pages.
+    checkPages,
     ...(kind ? { kind } : {}),
     items: lv.value,
     text: e.text,
@@ -263,19 +275,24 @@ function pagesOf(
 
 /**
  * The lossless format with the fewest tokens under the main tokenizer (the first real one asked
- * for), for the input as given (level raw); a tie goes to the earlier format in the registry. A
- * baseline (YAML, CSV, Markdown, XML) is measured and listed, never recommended.
+ * for), at level raw (the input as given, or the items as sent), ranked as `convert --to auto` ranks:
+ * a baseline (YAML, CSV, Markdown, XML) is measured and listed, never recommended.
  */
-export function recommend(rows: readonly StatsRow[], main: Tokenizer, baseline: MeasuredBaseline, file: string): Recommendation {
+export function recommend(
+  rows: readonly StatsRow[],
+  main: Tokenizer,
+  baseline: MeasuredBaseline,
+  file: string,
+  measured: Measured,
+): Recommendation {
   const at = rows.filter((r) => r.level === 'raw' && r.tokenizer === main.name);
-  const ranked = at
-    .filter((r) => r.lossless && isCandidate(r.format))
-    .sort((a, b) => a.tokens - b.tokens || FORMAT_NAMES.indexOf(a.format) - FORMAT_NAMES.indexOf(b.format));
+  const ranked = rankLossless(at);
   const best = ranked[0];
   if (!best) throw new DataError('no format round-trips this input', { file });
   const base = at.find((r) => r.format === baselineFormatOf(baseline))!;
   const next = ranked[1];
   return {
+    measured,
     tokenizer: main.name,
     estimate: main.estimate,
     level: 'raw',

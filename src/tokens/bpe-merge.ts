@@ -1,3 +1,5 @@
+import { heapPop, heapPush } from './number-heap.js';
+
 /** The rank of the byte range [start, end) of the piece being merged, or undefined when it is no token. */
 export type RangeRank = (start: number, end: number) => number | undefined;
 
@@ -166,34 +168,4 @@ class RankHeap {
   pop(): void {
     heapPop(this.data);
   }
-}
-
-function heapPush(heap: number[], x: number): void {
-  let i = heap.length;
-  heap.push(x);
-  while (i > 0) {
-    const p = (i - 1) >> 1;
-    if (heap[p]! <= x) break;
-    heap[i] = heap[p]!;
-    i = p;
-  }
-  heap[i] = x;
-}
-
-function heapPop(heap: number[]): number {
-  const top = heap[0]!;
-  const x = heap.pop()!;
-  const size = heap.length;
-  if (size === 0) return top;
-  let i = 0;
-  for (;;) {
-    let c = 2 * i + 1;
-    if (c >= size) break;
-    if (c + 1 < size && heap[c + 1]! < heap[c]!) c++;
-    if (heap[c]! >= x) break;
-    heap[i] = heap[c]!;
-    i = c;
-  }
-  heap[i] = x;
-  return top;
 }

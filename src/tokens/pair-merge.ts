@@ -3,6 +3,8 @@
  * rank, and the lowest-ranked pair present merges first, the leftmost among equals. Unlike tiktoken's
  * ranks, a merge belongs to the pair, not to the text it makes: "ab"+"c" and "a"+"bc" may rank apart.
  */
+import { heapPop, heapPush } from './number-heap.js';
+
 export class MergeTable {
   // An open-addressing hash table in typed arrays. A Map keyed by left * ID_SPAN + right holds keys
   // past the small-integer range, so every insert and lookup hashed a boxed number: Gemma 3's half a
@@ -161,33 +163,3 @@ export function pairMergeByHeap(ids: Int32Array, merges: MergeTable): number {
 }
 
 const POS_SPAN = 2 ** 32;
-
-function heapPush(heap: number[], x: number): void {
-  let i = heap.length;
-  heap.push(x);
-  while (i > 0) {
-    const p = (i - 1) >> 1;
-    if (heap[p]! <= x) break;
-    heap[i] = heap[p]!;
-    i = p;
-  }
-  heap[i] = x;
-}
-
-function heapPop(heap: number[]): number {
-  const top = heap[0]!;
-  const x = heap.pop()!;
-  const size = heap.length;
-  if (size === 0) return top;
-  let i = 0;
-  for (;;) {
-    let c = 2 * i + 1;
-    if (c >= size) break;
-    if (c + 1 < size && heap[c + 1]! < heap[c]!) c++;
-    if (heap[c]! >= x) break;
-    heap[i] = heap[c]!;
-    i = c;
-  }
-  heap[i] = x;
-  return top;
-}

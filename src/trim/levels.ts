@@ -23,7 +23,17 @@ import {
 export const LEVELS = ['raw', 'full', 'standard', 'minimal'] as const;
 export type Level = (typeof LEVELS)[number];
 export type DetailLevel = Exclude<Level, 'raw'>;
-export const DETAIL_LEVELS: readonly DetailLevel[] = ['full', 'standard', 'minimal'];
+/** The levels of the normalized model, from the most detail to the least. */
+export const DETAIL_LEVELS: readonly DetailLevel[] = LEVELS.filter((l): l is DetailLevel => l !== 'raw');
+/** The least detail: what every item of a budgeted response keeps at least (`devboy format`). */
+export const LEAST_DETAIL = DETAIL_LEVELS[DETAIL_LEVELS.length - 1] as 'minimal';
+export type UpgradeLevel = Exclude<DetailLevel, typeof LEAST_DETAIL>;
+/** The levels an item of a budgeted response can be raised to, from the least detail to the most. */
+export const UPGRADE_LEVELS: readonly UpgradeLevel[] = DETAIL_LEVELS.filter((l): l is UpgradeLevel => l !== LEAST_DETAIL).reverse();
+/** A count per detail level, as a budgeted response reports what it kept. */
+export function perDetailLevel(value: number): Record<DetailLevel, number> {
+  return Object.fromEntries(DETAIL_LEVELS.map((l) => [l, value])) as Record<DetailLevel, number>;
+}
 
 /** Items of a dataset at a level, ready to encode. */
 export function datasetAtLevel(dataset: Dataset, level: Level): JsonValue[] {
@@ -98,9 +108,14 @@ export function diffLineCounts(d: FileDiff): { additions: number; deletions: num
   if (d.additions !== undefined && d.deletions !== undefined) return { additions: d.additions, deletions: d.deletions };
   let additions = 0;
   let deletions = 0;
+  // `---`/`+++` are file headers only before a file's first hunk; inside a hunk they are removed or
+  // added lines whose content starts with `--` or `++`.
+  let inHunk = false;
   for (const line of d.diff.split('\n')) {
-    if (line.startsWith('+') && !line.startsWith('+++')) additions++;
-    else if (line.startsWith('-') && !line.startsWith('---')) deletions++;
+    if (line.startsWith('@@')) inHunk = true;
+    else if (line.startsWith('diff ')) inHunk = false;
+    else if (line.startsWith('+') && (inHunk || !line.startsWith('+++'))) additions++;
+    else if (line.startsWith('-') && (inHunk || !line.startsWith('---'))) deletions++;
   }
   return { additions: d.additions ?? additions, deletions: d.deletions ?? deletions };
 }

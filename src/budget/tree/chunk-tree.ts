@@ -1,4 +1,5 @@
 import type { DatasetKind } from '../../model/index.js';
+import { UPGRADE_LEVELS, type DetailLevel } from '../../trim/levels.js';
 import type { ItemPlan } from './item-plan.js';
 import type { TrimNode } from './trim-tree.js';
 
@@ -9,7 +10,7 @@ import type { TrimNode } from './trim-tree.js';
  * worth little next to the long texts (description, patch, body), which hold the rest, spread over
  * their blocks of lines by the strategy's line values. Full with every line kept is the whole value.
  */
-export const VALUE_SHARES: Record<DatasetKind, { minimal: number; standard: number; full: number; text: number }> = {
+export const VALUE_SHARES: Record<DatasetKind, Record<DetailLevel | 'text', number>> = {
   issues: { minimal: 0.35, standard: 0.15, full: 0.05, text: 0.45 },
   merge_requests: { minimal: 0.35, standard: 0.15, full: 0.05, text: 0.45 },
   diffs: { minimal: 0.3, standard: 0, full: 0, text: 0.7 },
@@ -78,7 +79,8 @@ function itemNode(plan: ItemPlan, item: number, shares: (typeof VALUE_SHARES)[Da
       });
     }
     // Text value no node carries (short texts kept whole) comes with the level itself.
-    const levelShare = lp.level === 'full' ? shares.full : shares.standard;
+    // A level has the fields of the levels below it: its share adds theirs (full = standard's + full's).
+    const levelShare = sum(UPGRADE_LEVELS.slice(0, UPGRADE_LEVELS.indexOf(lp.level) + 1).map((l) => shares[l]));
     return {
       weight: Math.max(0, lp.baseTokens - plan.minimalTokens),
       value: v * levelShare + Math.max(0, v * shares.text - textValueInNodes),
@@ -92,4 +94,8 @@ function itemNode(plan: ItemPlan, item: number, shares: (typeof VALUE_SHARES)[Da
 function commentUnits(object: Record<string, unknown>): number {
   const list = object['comments'];
   return Array.isArray(list) && list.length > 0 ? list.length : 1;
+}
+
+function sum(values: readonly number[]): number {
+  return values.reduce((a, b) => a + b, 0);
 }

@@ -1,6 +1,6 @@
 import type { JsonObject, JsonValue } from '../../json/types.js';
 import type { DatasetKind, KindedItem } from '../../model/index.js';
-import { itemAtLevel } from '../../trim/levels.js';
+import { itemAtLevel, LEAST_DETAIL, UPGRADE_LEVELS, type UpgradeLevel } from '../../trim/levels.js';
 import type { Strategy } from '../strategies/strategy.js';
 import { commentsCutMarker, cutMarker, lineBlocks, renderCut, type LineRange } from './text-cut.js';
 
@@ -32,7 +32,7 @@ export interface OptionalComment {
 }
 
 export interface LevelPlan {
-  level: 'standard' | 'full';
+  level: UpgradeLevel;
   object: JsonObject;
   texts: CutText[];
   comments: OptionalComment[];
@@ -49,8 +49,6 @@ export interface ItemPlan {
   levels: LevelPlan[];
 }
 
-const UPGRADE_LEVELS = ['standard', 'full'] as const;
-
 /**
  * Everything the trim tree needs to know about one item: its renderings at each level, the texts
  * that can be cut and what each piece costs in tokens. Costs are estimates (an item alone, a text
@@ -64,7 +62,7 @@ export function planItem(
   tokens: ValueTokens,
   textTokens: TextTokens,
 ): ItemPlan {
-  const minimal = itemAtLevel(entry, 'minimal');
+  const minimal = itemAtLevel(entry, LEAST_DETAIL);
   const levels = UPGRADE_LEVELS.map((level) => planLevel(entry.kind, itemAtLevel(entry, level), level, strategy, tokens, textTokens));
   return { index, value, minimal, minimalTokens: tokens(minimal), levels };
 }
@@ -72,7 +70,7 @@ export function planItem(
 function planLevel(
   kind: DatasetKind,
   object: JsonObject,
-  level: 'standard' | 'full',
+  level: UpgradeLevel,
   strategy: Strategy,
   tokens: ValueTokens,
   textTokens: TextTokens,

@@ -2,13 +2,12 @@ import type { JsonObject } from '../../json/types.js';
 import type { NodeRef } from './chunk-tree.js';
 import { applyCuts, type ItemPlan } from './item-plan.js';
 import type { FlatTree, Selection } from './trim-tree.js';
-
-export type RenderedLevel = 'minimal' | 'standard' | 'full';
+import { LEAST_DETAIL, type DetailLevel } from '../../trim/levels.js';
 
 export interface RenderedItem {
   /** Position in the list as given. */
   index: number;
-  level: RenderedLevel;
+  level: DetailLevel;
   /** Whether a text was cut or a thread comment left out. */
   cut: boolean;
   value: JsonObject;
@@ -16,7 +15,7 @@ export interface RenderedItem {
 
 /** Every item at minimal detail: the response the chunk planner checked to fit. */
 export function renderMinimal(plans: readonly ItemPlan[]): RenderedItem[] {
-  return plans.map((p) => ({ index: p.index, level: 'minimal', cut: false, value: p.minimal }));
+  return plans.map((p) => ({ index: p.index, level: LEAST_DETAIL, cut: false, value: p.minimal }));
 }
 
 /** The items of a chunk as a selection of its trim tree keeps them, in the chunk's order. */
@@ -33,7 +32,7 @@ export function renderSelection(plans: readonly ItemPlan[], tree: FlatTree, kept
   }
   return plans.map((plan, item) => {
     const li = level.get(item);
-    if (li === undefined) return { index: plan.index, level: 'minimal', cut: false, value: plan.minimal };
+    if (li === undefined) return { index: plan.index, level: LEAST_DETAIL, cut: false, value: plan.minimal };
     const lp = plan.levels[li]!;
     let cut = false;
     const value = applyCuts(

@@ -1,20 +1,19 @@
 import type { JsonObject, JsonValue } from '../../json/types.js';
 import type { CodePosition, Comment, Discussion, FileDiff, Issue, MergeRequest, User } from '../../model/index.js';
 import { lastLineOfHunk } from '../diff-hunk.js';
+import { readUser } from '../read-user.js';
 import { asObject, bool, compact, labelNames, optArray, optNumber, optObject, optString, reqString } from '../json-read.js';
 
 /** GitHub REST payloads (v3 media type, as recorded since 2013) → devboy's model. */
 
 export function githubUser(value: JsonValue | undefined): User | undefined {
-  const u = value && typeof value === 'object' && !Array.isArray(value) ? value : undefined;
-  const login = optString(u, 'login');
-  if (!u || !login) return undefined;
-  return compact<User>({
-    id: optString(u, 'id') ?? login,
-    username: login,
-    name: optString(u, 'name'),
-    email: optString(u, 'email'),
-    avatar_url: optString(u, 'avatar_url'),
+  return readUser(value, {
+    id: ['id'],
+    username: ['login'],
+    name: ['name'],
+    email: ['email'],
+    avatar: (u) => optString(u, 'avatar_url'),
+    identity: 'username',
   });
 }
 

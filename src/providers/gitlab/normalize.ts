@@ -1,5 +1,6 @@
 import type { JsonObject, JsonValue } from '../../json/types.js';
 import type { CodePosition, Comment, Discussion, FileDiff, Issue, MergeRequest, User } from '../../model/index.js';
+import { readUser } from '../read-user.js';
 import { asObject, bool, compact, labelNames, optArray, optNumber, optString, reqString } from '../json-read.js';
 
 /**
@@ -9,15 +10,13 @@ import { asObject, bool, compact, labelNames, optArray, optNumber, optString, re
  */
 
 export function gitlabUser(value: JsonValue | undefined): User | undefined {
-  const u = value && typeof value === 'object' && !Array.isArray(value) ? value : undefined;
-  const username = optString(u, 'username');
-  if (!u || !username) return undefined;
-  return compact<User>({
-    id: optString(u, 'id') ?? username,
-    username,
-    name: optString(u, 'name'),
-    email: optString(u, 'email') ?? optString(u, 'public_email'),
-    avatar_url: optString(u, 'avatar_url'),
+  return readUser(value, {
+    id: ['id'],
+    username: ['username'],
+    name: ['name'],
+    email: ['email', 'public_email'],
+    avatar: (u) => optString(u, 'avatar_url'),
+    identity: 'username',
   });
 }
 

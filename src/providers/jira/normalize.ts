@@ -1,5 +1,6 @@
 import type { JsonObject, JsonValue } from '../../json/types.js';
 import type { Comment, Issue, User } from '../../model/index.js';
+import { readUser } from '../read-user.js';
 import { asObject, compact, optArray, optObject, optString, reqString } from '../json-read.js';
 import { adfToText, isAdf } from './adf.js';
 
@@ -9,18 +10,14 @@ import { adfToText, isAdf } from './adf.js';
  */
 
 export function jiraUser(value: JsonValue | undefined): User | undefined {
-  const u = value && typeof value === 'object' && !Array.isArray(value) ? value : undefined;
-  if (!u) return undefined;
   // Server identifies users by `key`/`name`; Cloud only by `accountId` (GDPR removed usernames).
-  const id = optString(u, 'accountId') ?? optString(u, 'key') ?? optString(u, 'name');
-  if (!id) return undefined;
-  const avatars = optObject(u, 'avatarUrls');
-  return compact<User>({
-    id,
-    username: optString(u, 'name') ?? optString(u, 'key') ?? id,
-    name: optString(u, 'displayName'),
-    email: optString(u, 'emailAddress'),
-    avatar_url: optString(avatars, '48x48'),
+  return readUser(value, {
+    id: ['accountId', 'key', 'name'],
+    username: ['name', 'key'],
+    name: ['displayName'],
+    email: ['emailAddress'],
+    avatar: (u) => optString(optObject(u, 'avatarUrls'), '48x48'),
+    identity: 'id',
   });
 }
 
