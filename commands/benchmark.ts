@@ -23,7 +23,8 @@ export default class Benchmark extends DevboyCommand {
 
   static override description = `Reads issues, pull/merge requests, diffs, comments and discussions (replayed from the corpus
 embedded in devboy by default, or from --corpus DIR; live with --provider, or --owner/--repo for GitHub), and for each dataset, level (raw, full, standard, minimal) and format (json,
-json-compact, toon, stc, gcf) reports tokens under each tokenizer, bytes, pages at --budget,
+json-compact, toon, stc, gcf; --formats all adds the baselines yaml, csv, markdown-table, markdown-kv and xml,
+with the share and places of the values each loses) reports tokens under each tokenizer, bytes, pages at --budget,
 encode/decode time (median of adaptive timed runs: a warm-up, then up to --runs within
 --time-budget), whether it round-trips, and the savings against a named
 baseline. With several --tokenizers (all: every model family, docs/tokenizers.md) it adds the winner
