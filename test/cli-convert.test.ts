@@ -59,6 +59,18 @@ describe('devboy convert', () => {
     assert.match(r.stdout, /^- url: https:\/\/api\.github\.com\/repos\/betamaxpy\/betamax\/issues\/6\n {2}repository_url: /);
   });
 
+  it('--to yaml --verify fails on a corpus diff yaml cannot hold, naming the path (its known loss)', async () => {
+    const recorded = join(corpus, 'github/rust-lang__triagebot/000_GET_repos_rust_lang_triagebot_pulls_2487_files_per_page_100.json');
+    const file = join(dir, 'files.json');
+    writeFileSync(file, JSON.stringify(JSON.parse(readFileSync(recorded, 'utf8')).response.body));
+    const r = await runCli(['convert', file, '--to', 'yaml', '--verify']);
+    assert.equal(r.code, 1);
+    assert.match(
+      r.stderr,
+      /^devboy convert: .*files\.json: round trip failed, output is not lossless: yaml value changed at \$\[1\]\.patch /,
+    );
+  });
+
   it('yaml keeps a lone surrogate, as JSON does: it writes it as an escape in a double-quoted string', async () => {
     const file = join(dir, 'lone.json');
     writeFileSync(file, '[{"title":"ok"},{"title":"bad \\ud800 here"}]');
