@@ -7,6 +7,7 @@ import { parseList } from '../src/cli/list-flag.js';
 import { parseTokenizers } from '../src/cli/tokenizer-flag.js';
 import { ProgressBar } from '../src/cli/progress.js';
 import { candidateFormats } from '../src/formats/info.js';
+import { stdoutIsTerminal, widthOption } from '../src/cli/streams.js';
 import { FORMAT_NAMES } from '../src/formats/types.js';
 import { writeFileAtomic } from '../src/io/atomic-write.js';
 import { resolveOutputTarget } from '../src/io/output-target.js';
@@ -22,7 +23,8 @@ export default class Benchmark extends DevboyCommand {
   static override summary = 'Measure tokens, bytes, pages, speed and round trips of every dataset, level and format.';
 
   static override description = `Reads issues, pull/merge requests, diffs, comments and discussions (replayed from the corpus
-embedded in devboy by default, or from --corpus DIR; live with --provider, or --owner/--repo for GitHub), and for each dataset, level (raw, full, standard, minimal) and format (json,
+embedded in devboy by default, or from --corpus DIR, narrowed by --provider and --project; live with
+--owner/--repo (GitHub, or GitLab with --provider gitlab) or --provider jira --project KEY), and for each dataset, level (raw, full, standard, minimal) and format (json,
 json-compact, toon, stc, gcf; --formats all adds the baselines yaml, csv, markdown-table, markdown-kv and xml,
 with the share and places of the values each loses) reports tokens under each tokenizer, bytes, pages at --budget,
 encode/decode time (median of adaptive timed runs: a warm-up, then up to --runs within
@@ -53,7 +55,11 @@ Exit codes: 0 ok; 1 regression, bad data or provider failure; 2 usage.`;
       description: 'replay this corpus folder instead of the embedded one (default: $DEVBOY_CORPUS)',
       env: 'DEVBOY_CORPUS',
     }),
-    provider: Flags.string({ char: 'p', description: 'read this provider live, or narrow --corpus to it', options: [...PROVIDER_NAMES] }),
+    provider: Flags.string({
+      char: 'p',
+      description: 'read this provider live (with --owner and --repo, or Jira --project/--jql), else narrow the corpus to it',
+      options: [...PROVIDER_NAMES],
+    }),
     owner: Flags.string({ description: 'GitHub owner / GitLab namespace' }),
     repo: Flags.string({ description: 'repository / GitLab project' }),
     project: Flags.string({ description: 'Jira project key, or a corpus project folder (owner__repo)' }),
@@ -70,6 +76,7 @@ Exit codes: 0 ok; 1 regression, bad data or provider failure; 2 usage.`;
     formats: Flags.string({
       description: `formats, comma-separated (${FORMAT_NAMES.join(',')}), or all; the baselines yaml, csv, markdown-table, markdown-kv and xml are measured only when named (or all) or given as --savings-baseline`,
       default: candidateFormats().join(','),
+      aliases: ['format'],
     }),
     ...measureFlags,
     'time-budget': Flags.string({
@@ -118,6 +125,18 @@ Exit codes: 0 ok; 1 regression, bad data or provider failure; 2 usage.`;
       this.error(`--time-budget must be a non-negative number of milliseconds, got '${flags['time-budget']}'`, { exit: 2 });
     if (!Number.isFinite(maxRegression) || maxRegression < 0)
       this.error(`--max-regression must be a non-negative number of percent, got '${flags['max-regression']}'`, { exit: 2 });
+    const { checkSourceFlags } = await import('../src/benchmark/source.js');
+    checkSourceFlags(
+      {
+        ...(flags.corpus ? { corpus: flags.corpus } : {}),
+        ...(flags.provider ? { provider: flags.provider as ProviderName } : {}),
+        ...(flags.owner ? { owner: flags.owner } : {}),
+        ...(flags.repo ? { repo: flags.repo } : {}),
+        ...(flags.project ? { project: flags.project } : {}),
+        ...(flags.jql ? { jql: flags.jql } : {}),
+      },
+      { host: flags.host, token: flags.token, email: flags.email, jiraApi: flags['jira-api'] },
+    );
     const kinds = parseList('dataset', flags.dataset, DATASET_KINDS);
     const levels = parseList('levels', flags.levels, LEVELS);
     const savingsBaseline = flags['savings-baseline'] as MeasuredBaseline;
@@ -134,7 +153,7 @@ Exit codes: 0 ok; 1 regression, bad data or provider failure; 2 usage.`;
 
     // Check the output paths and read the baseline first: a typo in any of them should not cost a whole run.
     for (const target of [flags.output, flags['export-json'], flags['export-markdown'], flags['export-csv']]) {
-      if (target) await resolveOutputTarget(target);
+      if (target) await resolveOutputTarget(target, { createFolders: true });
     }
     const [{ parseBenchmarkResult }, { loadBenchmarkData }, { runBenchmark }, { loadPipelineConfig }, { loadExplainers }] =
       await Promise.all([
@@ -202,17 +221,18 @@ Exit codes: 0 ok; 1 regression, bad data or provider failure; 2 usage.`;
     ];
     // In pieces where the exporter has them: on a large corpus the JSON is tens of megabytes.
     const pieces = (name: keyof typeof EXPORTERS): Iterable<string> => EXPORTERS[name].pieces?.(input) ?? [EXPORTERS[name].render(input)];
-    for (const [file, name] of exports) if (file) await writeFileAtomic(file, pieces(name));
+    for (const [file, name] of exports) if (file) await writeFileAtomic(file, pieces(name), { createFolders: true });
     if (flags.json) for (const piece of pieces('json')) await this.writeStdout(piece);
     else
       await this.writeStdout(
         EXPORTERS[flags.markdown ? 'markdown' : 'table'].render(input, {
-          color: Boolean(process.stdout.isTTY) && !process.env.NO_COLOR,
+          color: stdoutIsTerminal() && !process.env.NO_COLOR,
           details: flags.details,
+          ...widthOption(),
         }),
       );
     // JSON on stdout is for machines; the comparison still reaches the person reading the log.
-    if (flags.json && comparison) this.writeStderr(COMPARE_EXPORTERS.table.render(comparison));
+    if (flags.json && comparison) this.writeStderr(COMPARE_EXPORTERS.table.render(comparison, widthOption()));
     if (comparison && !comparison.passed) process.exitCode = 1;
     const skipped = result.skipped?.length ?? 0;
     if (skipped > 0 && !flags['allow-skipped']) {

@@ -36,6 +36,7 @@ Exit codes: 0 ok; 1 bad data or a failed --verify; 2 usage (unknown format, miss
       description: 'output format; auto: the lossless format with the fewest --tokenizer tokens for this input',
       options: [...FORMAT_NAMES, 'auto'],
       required: true,
+      aliases: ['format'],
     }),
     from: Flags.string({
       char: 'f',
@@ -45,7 +46,12 @@ Exit codes: 0 ok; 1 bad data or a failed --verify; 2 usage (unknown format, miss
     output: Flags.string({ char: 'o', description: 'write to this file (atomically) instead of standard output' }),
     verify: Flags.boolean({ description: 'decode the output again; exit 1 unless it equals the input (values and key order)' }),
     stats: Flags.boolean({ description: 'print bytes and tokens of input and output, and the saving, to stderr' }),
-    tokenizer: Flags.string({ description: 'tokenizer for --stats and --to auto', options: [...TOKENIZER_NAMES], default: 'o200k_base' }),
+    tokenizer: Flags.string({
+      description: 'tokenizer for --stats and --to auto',
+      options: [...TOKENIZER_NAMES],
+      default: 'o200k_base',
+      aliases: ['tokenizers'],
+    }),
     'toon-delimiter': Flags.string({ description: 'TOON field delimiter', options: Object.keys(TOON_DELIMITERS), default: 'comma' }),
     'toon-indent': Flags.integer({ description: 'TOON spaces per indentation level', min: 1, max: 8, default: 2 }),
     stream: Flags.boolean({ description: 'encode NDJSON or JSON-array rows as they arrive (GCF only: [?] counts, summary trailer)' }),

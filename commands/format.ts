@@ -39,8 +39,13 @@ Exit codes: 0 ok; 1 bad data, or nothing fits in the budget; 2 usage (bad flag, 
 
   static override flags = {
     budget: Flags.integer({ char: 'b', description: 'most tokens the output may take (default: no limit)', min: 1 }),
-    tokenizer: Flags.string({ description: 'tokenizer the budget is counted with', options: [...TOKENIZER_NAMES], default: 'o200k_base' }),
-    to: Flags.string({ char: 't', description: 'output format', options: [...FORMAT_NAMES], default: 'toon' }),
+    tokenizer: Flags.string({
+      description: 'tokenizer the budget is counted with',
+      options: [...TOKENIZER_NAMES],
+      default: 'o200k_base',
+      aliases: ['tokenizers'],
+    }),
+    to: Flags.string({ char: 't', description: 'output format', options: [...FORMAT_NAMES], default: 'toon', aliases: ['format'] }),
     strategy: Flags.string({ description: 'trimming strategy (default: resolved for --tool)', options: [...STRATEGY_NAMES] }),
     tool: Flags.string({ description: 'tool or dataset name to resolve the strategy for (default: the kind of the items)' }),
     type: Flags.string({ description: 'kind of items (default: detected)', options: [...DATASET_KINDS] }),

@@ -1,6 +1,8 @@
 import { Args, Flags } from '../src/cli/oclif.js';
 import { DevboyCommand } from '../src/cli/base-command.js';
 import { writeFileAtomic } from '../src/io/atomic-write.js';
+import { stdoutIsTerminal } from '../src/cli/streams.js';
+import { UsageError } from '../src/errors.js';
 
 export default class Merge extends DevboyCommand {
   static override summary = 'Merge benchmark results of one split run (CI matrix jobs) into one result.';
@@ -31,11 +33,18 @@ cannot be merged; 2 usage.`;
   };
 
   static override flags = {
-    output: Flags.string({ char: 'o', description: 'write the merged result to this file (atomically) instead of standard output' }),
+    output: Flags.string({
+      char: 'o',
+      description:
+        'write the merged result to this file (atomically; missing folders are made) instead of standard output (not a terminal)',
+    }),
   };
 
   async run(): Promise<void> {
     const { argv, flags } = await this.parse(Merge);
+    // A merged corpus run is megabytes of JSON: on a terminal it is noise, and nobody reads it there.
+    if (!flags.output && stdoutIsTerminal())
+      throw new UsageError('the merged result is JSON for machines: write it with -o FILE, or pipe it (devboy merge FILES > merged.json)');
     const [{ readBenchmarkResult }, { mergeResults }, { EXPORTERS }] = await Promise.all([
       import('../src/benchmark/read-result.js'),
       import('../src/merge/merge.js'),
@@ -45,7 +54,7 @@ cannot be merged; 2 usage.`;
     for (const file of argv as string[]) parts.push(await readBenchmarkResult(file));
     const merged = mergeResults(parts);
     const text = EXPORTERS.json.render({ result: merged });
-    if (flags.output) await writeFileAtomic(flags.output, text);
+    if (flags.output) await writeFileAtomic(flags.output, text, { createFolders: true });
     else await this.writeStdout(text);
     this.writeStderr(
       `devboy merge: ${parts.length} results, ${merged.datasets.length} datasets, ${merged.rows.length} rows${flags.output ? ` -> ${flags.output}` : ''}\n`,

@@ -10,7 +10,8 @@ import { TOKENIZER_NAMES, type TokenizerName } from '../src/tokens/types.js';
 import { assertTokenizersInstalled } from '../src/tokens/registry.js';
 
 export default class Session extends DevboyCommand {
-  static override summary = 'Play back an agent session transcript: what L0 dedup and an encoder save across its tool calls.';
+  static override summary =
+    'Play back an agent session transcript: what sending repeated outputs as references (dedup) and an encoder save across its tool calls.';
 
   static override description = `Reads a session (JSONL, one tool call per line; see docs/session.md) or an imported
 transcript, replays it, and reports what the model would receive for each call and the savings:
@@ -30,8 +31,18 @@ Exit codes: 0 ok; 1 bad session data (file:line:col); 2 usage.`;
   };
 
   static override flags = {
-    format: Flags.string({ description: 'encoding of the bodies sent in full', options: [...FORMAT_NAMES], default: 'json-compact' }),
-    tokenizer: Flags.string({ description: 'tokenizer for every count', options: [...TOKENIZER_NAMES], default: 'o200k_base' }),
+    format: Flags.string({
+      description: 'encoding of the bodies sent in full',
+      options: [...FORMAT_NAMES],
+      default: 'json-compact',
+      aliases: ['to'],
+    }),
+    tokenizer: Flags.string({
+      description: 'tokenizer for every count',
+      options: [...TOKENIZER_NAMES],
+      default: 'o200k_base',
+      aliases: ['tokenizers'],
+    }),
     'savings-baseline': Flags.string({
       description: 'what savings are taken against',
       options: [...SAVINGS_BASELINES],

@@ -1,3 +1,7 @@
+import { escapeInvisible } from './escape/invisible.js';
+
+export { escapeInvisible };
+
 /**
  * Errors the CLI turns into one line and an exit code.
  * The library throws these; commands never print stack traces.
@@ -71,26 +75,6 @@ export class DataError extends DevboyError {
 /** Collapse line breaks so an error is always exactly one line, and show invisible characters escaped. */
 export function flatten(text: string): string {
   return escapeInvisible(text.replace(/\s*[\r\n]+\s*/g, ' ').trim());
-}
-
-/**
- * Characters a terminal would act on or hide rather than show (controls, line and paragraph
- * separators, bidirectional overrides, byte-order marks) and lone surrogates (which cannot be
- * written as UTF-8), each matched as one UTF-16 unit.
- */
-/* eslint-disable no-control-regex -- matching control characters is the point */
-const INVISIBLE =
-  /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069\ufeff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
-/* eslint-enable no-control-regex */
-const SHORT: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
-
-/**
- * User text made safe to print inside a one-line message: invisible characters become JSON-style
- * escapes (`\n`, `\t`, `\u0000`), so a NUL, an ANSI escape or a lone surrogate in the input shows
- * up as what it is instead of being acted on by the terminal.
- */
-export function escapeInvisible(text: string): string {
-  return text.replace(INVISIBLE, (c) => SHORT[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 /** One character of user text for a message: `'x'`, `'\n'`, `'\u0000'`, or `end of input` past the end. */

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { createRequire } from 'node:module';
 import { describe, it } from 'node:test';
 import { PROVIDER_NAMES } from '../src/providers/registry.js';
 import { REPO_ROOT } from './helpers/paths.js';
@@ -58,6 +59,33 @@ describe('CI examples and .ci/run', () => {
     assert.match(text, /pull_request:/);
     assert.match(text, /matrix:\s+#[^\n]*\n(\s+#[^\n]*\n)*\s+shard: \[/);
     assert.match(text, /actions\/upload-artifact@v4/);
+  });
+
+  it('the examples install devboy as a user can (it is not in the npm registry): built from its repository, installed from the packed tarball', () => {
+    for (const file of EXAMPLES) {
+      const text = read(file);
+      assert.doesNotMatch(text, /npx --no-install devboy|npm ci\n/, file);
+      assert.match(text, /DEVBOY_REPO: https:\/\/github\.com\/OWNER\/devboy\.git/, file);
+      assert.match(text, /git clone --depth 1 --branch "\$DEVBOY_REF" "\$DEVBOY_REPO"/, file);
+      assert.match(text, /npm pack --pack-destination/, file);
+      assert.match(text, /npm install --global [^\n]*devboy-\*\.tgz/, file);
+      assert.match(text, /not in the npm registry/, file);
+    }
+  });
+
+  it("the Action example uses only the Action's inputs, and the pull-request permission a comment needs", () => {
+    const { load } = createRequire(import.meta.url)('js-yaml') as { load(text: string): unknown };
+    const action = load(read('action.yml')) as { inputs: Record<string, unknown> };
+    const workflow = load(read('examples', 'github-actions', 'devboy-action.yml')) as {
+      permissions: Record<string, string>;
+      jobs: Record<string, { steps: { uses?: string; with?: Record<string, unknown> }[] }>;
+    };
+    const step = Object.values(workflow.jobs)
+      .flatMap((j) => j.steps)
+      .find((x) => x.uses === 'OWNER/devboy@v1');
+    assert.ok(step, 'uses: OWNER/devboy@v1');
+    for (const key of Object.keys(step.with ?? {})) assert.ok(key in action.inputs, `${key} is an input of action.yml`);
+    assert.equal(workflow.permissions['pull-requests'], 'write');
   });
 
   it('the GitLab job keeps the Markdown report as an artifact', () => {

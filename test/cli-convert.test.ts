@@ -163,7 +163,7 @@ describe('devboy convert: bad input', () => {
   it('unknown format, missing file: exit 2', async () => {
     const unknown = await runCli(['convert', issuesJson, '--to', 'not-a-format']);
     assert.equal(unknown.code, 2);
-    assert.equal(unknown.stderr, `devboy convert: Expected --to=not-a-format to be one of: ${[...FORMAT_NAMES, 'auto'].join(', ')}\n`);
+    assert.equal(unknown.stderr, `devboy convert: --to: unknown value 'not-a-format' (one of: ${[...FORMAT_NAMES, 'auto'].join(', ')})\n`);
     const nofile = await runCli(['convert', join(dir, 'nope.json'), '--to', 'toon']);
     assert.equal(nofile.code, 2);
     assert.match(nofile.stderr, /nope\.json: no such file\n$/);

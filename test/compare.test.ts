@@ -197,4 +197,21 @@ describe('devboy compare (library)', () => {
     const quiet = compareResults(named(overlap, 'b'), named(result, 'h'));
     assert.ok(quiet.timing.per_format.every((t) => t.flag === null));
   });
+
+  it("timing's flag follows time, not row counts: most rows faster but the total slower is flagged slower, never faster", () => {
+    // The shape behind a reported "toon decode +121% faster": many rows a little faster outside
+    // their spreads, one row whose time grew many times over.
+    const base = clone();
+    const head = clone();
+    const toon = (r: BenchmarkResult) => r.rows.filter((x) => x.format === 'toon');
+    const [big, ...rest] = toon(head);
+    for (const r of toon(base)) Object.assign(r, { decode_ms: 1, decode_spread_ms: [0.9, 1.1] });
+    for (const r of rest) Object.assign(r, { decode_ms: 0.5, decode_spread_ms: [0.45, 0.55] });
+    Object.assign(big!, { decode_ms: 100, decode_spread_ms: [99, 101] });
+    const c = compareResults(named(base, 'b'), named(head, 'h'));
+    const decode = c.timing.per_format.find((t) => t.format === 'toon' && t.op === 'decode')!;
+    assert.ok(decode.change! > 1, String(decode.change));
+    assert.ok(decode.rows_faster > decode.rows_slower);
+    assert.equal(decode.flag, 'slower');
+  });
 });

@@ -301,10 +301,16 @@ describe('-o that cannot be written: one line naming the path, exit 1, nothing l
     const target = join(dir, 'no', 'such', 'out.toon');
     const r = await runCli(['convert', rowsFile(dir), '--to', 'toon', '-o', target]);
     assert.equal(r.code, 1);
-    assert.equal(r.stderr, `devboy convert: ${target}: cannot write: the folder ${join(dir, 'no', 'such')} does not exist\n`);
+    assert.equal(
+      r.stderr,
+      `devboy convert: ${target}: cannot write: the folder ${join(dir, 'no', 'such')} does not exist (create it with mkdir -p ${join(dir, 'no', 'such')})\n`,
+    );
     const err = await writeFileAtomic(target, 'x').catch((e: unknown) => e);
     assert.ok(err instanceof DataError);
-    assert.equal(err.oneLine(), `${target}: cannot write: the folder ${join(dir, 'no', 'such')} does not exist`);
+    assert.equal(
+      err.oneLine(),
+      `${target}: cannot write: the folder ${join(dir, 'no', 'such')} does not exist (create it with mkdir -p ${join(dir, 'no', 'such')})`,
+    );
   });
 
   it('a parent that is a file', async () => {

@@ -5,7 +5,8 @@ import { describe, it } from 'node:test';
 import { parseBenchmarkResult } from '../src/benchmark/read-result.js';
 import type { BenchmarkResult } from '../src/benchmark/schema.js';
 import { compareResults, type Comparison } from '../src/compare/compare.js';
-import { datasetTitles } from '../src/report/benchmark-summary.js';
+import { datasetTitles, summarize } from '../src/report/benchmark-summary.js';
+import { displayWidth } from '../src/escape/terminal.js';
 import { COMPARE_EXPORTER_NAMES, COMPARE_EXPORTERS, EXPORTER_NAMES, EXPORTERS, type ReportInput } from '../src/report/index.js';
 import { FIXTURES } from './helpers/paths.js';
 
@@ -105,22 +106,87 @@ describe('exporters against golden files', () => {
     assert.equal(unchanged.passed, true);
   });
 
-  it('the table is a summary that fits one screen (at most 60 lines), however many datasets; --details adds every dataset', () => {
+  it('the table is a summary that fits a 100-column terminal and a couple of screens, however many datasets; --details adds every dataset', () => {
     const many: BenchmarkResult = structuredClone(result);
     for (let k = 1; k < 20; k++) {
       for (const d of result.datasets) many.datasets.push({ ...d, label: `${d.label}&copy=${k}` });
       for (const r of result.rows) many.rows.push({ ...r, label: `${r.label}&copy=${k}` });
     }
-    const lines = (r: BenchmarkResult, details: boolean) =>
-      EXPORTERS.table.render({ result: r }, { color: false, details }).split('\n').length;
-    assert.ok(lines(result, false) <= 60, `${lines(result, false)} lines`);
+    const render = (r: BenchmarkResult, details: boolean, width?: number) =>
+      EXPORTERS.table.render({ result: r }, { color: false, details, ...(width ? { width } : {}) }).split('\n');
+    const lines = (r: BenchmarkResult, details: boolean) => render(r, details).length;
+    assert.ok(lines(result, false) <= 80, `${lines(result, false)} lines`);
     // Several tokenizers add the winner by family and the break-even, a row per kind each.
-    assert.ok(lines(families, false) <= 70, `${lines(families, false)} lines under several tokenizers`);
-    assert.equal(lines(many, false), lines(result, false));
+    assert.ok(lines(families, false) <= 100, `${lines(families, false)} lines under several tokenizers`);
+    // Larger totals may wrap a cell or two more; the summary does not grow with the datasets.
+    assert.ok(lines(many, false) <= lines(result, false) + 6, `${lines(many, false)} lines for 20 times the datasets`);
     assert.ok(lines(many, true) > lines(result, true) + 19 * result.datasets.length);
+    for (const [r, width] of [
+      [result, 100],
+      [families, 100],
+      [withSession, 80],
+    ] as const) {
+      for (const line of render(r, false, width)) assert.ok(displayWidth(line) <= width, `${displayWidth(line)} > ${width}: ${line}`);
+    }
     const summary = EXPORTERS.table.render({ result }, { color: false });
     for (const section of [/^Recommendation: /m, /^Why published numbers differ: /m, /^Speed: /m, /^Heuristic \(bytes \/ 3\.5\): off by /m])
       assert.match(summary, section);
+  });
+
+  it('the summary opens with the answer under the named tokenizer: the best lossless format per level vs the baseline, and what the level saves', () => {
+    const [first, second, third] = EXPORTERS.table.render({ result }, { color: false }).split('\n');
+    const s = summarize(result);
+    assert.match(first!, /^Best lossless format per level \(o200k_base tokens vs json_compact\): /);
+    for (const t of s.totals) {
+      const cell = t.cells.find((c) => c.format === t.winner)!;
+      const text = cell.saving > 0 ? `${t.level} ${t.winner} -${(cell.saving * 100).toFixed(1)}%` : `${t.level} ${t.winner} (none beats`;
+      assert.ok(`${first} ${second}`.replace(/\s+/g, ' ').includes(text), `${text} in ${first} ${second}`);
+    }
+    const jc = (level: string) => s.totals.find((t) => t.level === level)!.cells.find((c) => c.format === 'json-compact')!.tokens;
+    const minimal = `minimal -${((1 - jc('minimal') / jc('raw')) * 100).toFixed(1)}%`;
+    assert.match(third!, /^The level saves more \(json-compact vs raw\): /);
+    assert.ok(third!.includes(minimal), `${minimal} in ${third}`);
+    // An edge under 1% is called what it is.
+    const tie: BenchmarkResult = structuredClone(result);
+    for (const r of tie.rows.filter((x) => x.level === 'raw' && ['toon', 'stc', 'gcf'].includes(x.format))) {
+      r.tokens = Math.round(r.savings.baseline_tokens * (r.format === 'gcf' ? 0.995 : 1.01));
+      r.savings.encoder = 1 - r.tokens / r.savings.baseline_tokens;
+    }
+    assert.match(
+      EXPORTERS.table.render({ result: tie }, { color: false }).split('\n').slice(0, 3).join(' '),
+      /under 1% at raw: about a tie/,
+    );
+  });
+
+  it("compare --markdown stays under GitHub's 65,536-character comment limit: verdict and changed cells first, rows cut with a count and a pointer", () => {
+    const big: BenchmarkResult = structuredClone(result);
+    for (let k = 1; k < 60; k++) {
+      for (const d of result.datasets) big.datasets.push({ ...d, label: `${d.label}&copy=${k}` });
+      for (const r of result.rows) big.rows.push({ ...r, label: `${r.label}&copy=${k}` });
+    }
+    const base: BenchmarkResult = structuredClone(big);
+    for (const r of base.rows) r.tokens = Math.floor(r.tokens * 0.9);
+    const c = compareResults({ file: 'base.json', result: base }, { file: 'head.json', result: big });
+    const whole = COMPARE_EXPORTERS.markdown.render(c, { maxChars: Number.POSITIVE_INFINITY });
+    assert.ok(whole.length > 65_536, `the uncut report is ${whole.length} characters`);
+    const md = COMPARE_EXPORTERS.markdown.render(c, { fullReport: 'https://ci.example/run/1' });
+    assert.ok(md.length <= 65_536, `${md.length} characters`);
+    assert.match(md, /^<!-- devboy compare -->\n## devboy compare\n\n❌ \*\*Failed\*\*/);
+    assert.ok(md.indexOf('### Summary') < md.indexOf('### Regressions'));
+    const cut =
+      /… ([\d,]+) more rows not shown, to keep this report under GitHub's 65,536-character comment limit; the full comparison: <https:\/\/ci\.example\/run\/1>\./.exec(
+        md,
+      );
+    assert.ok(cut, md.slice(-2000));
+    const shown = (md.match(/^\| `?github/gm) ?? []).length;
+    assert.ok(shown > 50, `${shown} rows shown`);
+    // Every regression is either shown or counted.
+    const regressionsShown = md.slice(md.indexOf('### Regressions'), md.indexOf('### Stopped') > 0 ? md.indexOf('### Stopped') : undefined);
+    const rowsShown = (regressionsShown.match(/^\| github/gm) ?? []).length / 1;
+    const counted = Number(/### Regressions[\s\S]*?… ([\d,]+) more rows/.exec(md)![1]!.replace(/,/g, ''));
+    const headCopies = (regressionsShown.match(/^\| dataset/gm) ?? []).length;
+    assert.ok(headCopies >= 1);
+    assert.equal(rowsShown + counted, c.regressions.length);
   });
 
   it('every dataset title names its request, so no two are alike', () => {

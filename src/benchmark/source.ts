@@ -20,17 +20,56 @@ export interface SourceRequest {
   onProgress?: (event: ProgressEvent) => void;
 }
 
+/** Flags only a live run reads: given to a corpus run they would be ignored, so they are refused. */
+export interface LiveOnlyFlags {
+  host?: string | undefined;
+  token?: string | undefined;
+  email?: string | undefined;
+  jiraApi?: number | undefined;
+}
+
+/**
+ * A live target: `--owner` and `--repo` (GitHub, GitLab), or for Jira `--project` (or `--repo`) or
+ * `--jql`. Without one, `--provider` and `--project` narrow the corpus, embedded or `--corpus`.
+ */
+export function isLive(req: Pick<SourceRequest, 'corpus' | 'provider' | 'owner' | 'repo' | 'project' | 'jql'>): boolean {
+  if (req.corpus) return false;
+  if (req.owner && req.repo) return true;
+  return req.provider === 'jira' && Boolean(req.project || req.repo || req.jql);
+}
+
+/**
+ * Refuses, in one line, a source flag that would be ignored: `--owner` or `--repo` without the
+ * other, `--jql` anywhere but a live Jira run, and the connection flags of a run that reads no API.
+ */
+export function checkSourceFlags(req: SourceRequest, live: LiveOnlyFlags = {}): void {
+  const jiraRepo = req.provider === 'jira' && req.repo && !req.owner;
+  if (req.owner && !req.repo) throw new UsageError('--owner needs --repo (GitHub owner and repository, or GitLab namespace and project)');
+  if (req.repo && !req.owner && !jiraRepo)
+    throw new UsageError('--repo needs --owner (GitHub owner and repository, or GitLab namespace and project)');
+  if (req.jql && req.corpus) throw new UsageError('--jql reads Jira live; a corpus run narrows with --provider and --project');
+  if (req.jql && req.provider !== 'jira') throw new UsageError('--jql is a Jira search: it needs --provider jira');
+  if (!isLive(req)) {
+    const given = (['host', 'token', 'email', 'jiraApi'] as const).find((k) => live[k] !== undefined);
+    if (given)
+      throw new UsageError(
+        `--${given === 'jiraApi' ? 'jira-api' : given} is for live runs (--owner and --repo, or --provider jira with --project or --jql); this run reads the corpus`,
+      );
+  }
+}
+
 /**
  * Where the data comes from: a recorded corpus (every project, or narrowed by provider/project)
- * or a live provider. `--provider` without a corpus reads live, and so does `--owner/--repo` alone
- * (GitHub, as devboy-tools users type it); with a corpus they narrow it. With no source at all,
- * the corpus embedded in devboy is the data, so the main job runs offline with no flags.
+ * or a live provider. A live target (isLive) without a corpus reads live, `--owner/--repo` alone
+ * as GitHub (as devboy-tools users type it); without one, `--provider` narrows the corpus as
+ * `--project` does. With no source at all, the corpus embedded in devboy is the data, so the main
+ * job runs offline with no flags.
  */
 export async function loadBenchmarkData(
   req: SourceRequest,
 ): Promise<{ datasets: readonly Dataset[] | DatasetStream; source: BenchmarkSource }> {
   if (!req.corpus && !req.provider && req.owner && req.repo) return loadBenchmarkData({ ...req, provider: 'github' });
-  if (!req.corpus && !req.provider) return loadBenchmarkData({ ...req, corpus: EMBEDDED_CORPUS, embedded: true });
+  if (!req.corpus && !isLive(req)) return loadBenchmarkData({ ...req, corpus: EMBEDDED_CORPUS, embedded: true });
   if (req.corpus) {
     const corpusDir = req.corpus;
     const project = req.project ?? (req.owner && req.repo ? `${req.owner}/${req.repo}`.split('/').join('__') : undefined);

@@ -2,6 +2,7 @@ import { Command, Errors } from './oclif.js';
 import { DevboyError, EXIT_DATA, EXIT_USAGE, flatten } from '../errors.js';
 import { removeTempFilesOnInterrupt } from './interrupt-cleanup.js';
 import { commandStreams } from './streams.js';
+import { closest, respellArgv, type FlagShape } from './spelling.js';
 
 /**
  * Every devboy command reports failure the same way: one line on stderr, exit 2 for usage
@@ -11,11 +12,19 @@ export abstract class DevboyCommand extends Command {
   protected override async init(): Promise<void> {
     await super.init();
     removeTempFilesOnInterrupt();
+    // `--to json_compact`: the allowed spelling, said once, before oclif would refuse it.
+    const { argv, notes } = respellArgv(this.argv, this.flagShapes());
+    this.argv = argv;
+    for (const n of notes) this.writeStderr(`devboy ${this.id ?? ''}: ${n}\n`);
+  }
+
+  private flagShapes(): Record<string, FlagShape> {
+    return ((this.constructor as unknown as { flags?: Record<string, FlagShape> }).flags ?? {}) as Record<string, FlagShape>;
   }
 
   protected override async catch(err: Error & { oclif?: { exit?: number } }): Promise<void> {
     if (err instanceof Errors.ExitError) throw err;
-    const { message, exitCode } = describeFailure(err);
+    const { message, exitCode } = describeFailure(err, this.flagShapes(), this.id ?? '');
     if (process.env.DEVBOY_DEBUG) this.writeStderr(`${err.stack ?? ''}\n`);
     this.writeStderr(`devboy ${this.id ?? ''}: ${message}\n`.replace(/^devboy : /, 'devboy: '));
     process.exitCode = exitCode;
@@ -37,8 +46,33 @@ export abstract class DevboyCommand extends Command {
   }
 }
 
-export function describeFailure(err: Error & { oclif?: { exit?: number } }): { message: string; exitCode: number } {
+export function describeFailure(
+  err: Error & { oclif?: { exit?: number } },
+  flags: Record<string, FlagShape> = {},
+  command = '',
+): { message: string; exitCode: number } {
   if (err instanceof DevboyError) return { message: err.oneLine(), exitCode: err.exitCode };
+  const unknown = /^Nonexistent flags?: (\S+?)(?:,|$|\n)/.exec(err.message);
+  if (unknown) {
+    const word = unknown[1]!;
+    const names = Object.values(flags).flatMap((f) => [f.name, ...(f.aliases ?? [])]);
+    const guess = word.startsWith('--') ? closest(word.slice(2), names) : undefined;
+    return {
+      message: guess
+        ? `unknown flag ${flatten(word)}; did you mean --${guess}?`
+        : `unknown flag ${flatten(word)} (devboy help${command ? ` ${command}` : ''} lists the flags)`,
+      exitCode: EXIT_USAGE,
+    };
+  }
+  const option = /^Expected --([\w-]+)=([\s\S]*) to be one of: (.*)$/.exec(err.message.split('\n')[0] ?? '');
+  if (option) {
+    const allowed = option[3]!.split(', ');
+    const guess = closest(option[2]!, allowed);
+    return {
+      message: `--${option[1]}: unknown value '${flatten(option[2]!)}'${guess ? `; did you mean ${guess}?` : ''} (one of: ${allowed.join(', ')})`,
+      exitCode: EXIT_USAGE,
+    };
+  }
   const oclifExit = err.oclif?.exit;
   if (typeof oclifExit === 'number' && oclifExit !== 0) {
     // Parser errors: drop oclif's "See more help" footer, keep the rest on one line.

@@ -24,10 +24,18 @@ export default class DevboyHelp extends Help {
   }
 
   protected override log(...args: string[]): void {
-    const text = `${args.join('\n')}\n`;
+    const text = withInstalledDocs(`${args.join('\n')}\n`, this.config.root);
     if (this.opts.sendToStderr) commandStreams().stderr.write(text);
     else commandStreams().stdout.write(text, () => {});
   }
+}
+
+/**
+ * Help names devboy's guides as `docs/NAME.md`, a path that means nothing where devboy is installed:
+ * each becomes the path of that guide inside the installed package, which ships them.
+ */
+export function withInstalledDocs(text: string, root: string): string {
+  return text.replace(/(?<![\w/.-])docs\/([\w./*<>-]*\.md)/g, (_, rest: string) => `${root.replace(/\/+$/, '')}/docs/${rest}`);
 }
 
 export function visibleCommandIds(config: Interfaces.Config): string[] {

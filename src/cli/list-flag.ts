@@ -1,6 +1,7 @@
 import { UsageError } from '../errors.js';
+import { closest, otherSpelling } from './spelling.js';
 
-/** Parse a comma-separated flag against the values it allows; order and duplicates as given, deduplicated. */
+/** Parse a comma-separated flag against the values it allows, in either spelling; order as given, deduplicated. */
 export function parseList<T extends string>(flag: string, value: string, allowed: readonly T[]): T[] {
   const items = [
     ...new Set(
@@ -11,9 +12,15 @@ export function parseList<T extends string>(flag: string, value: string, allowed
     ),
   ];
   if (items.length === 0) throw new UsageError(`--${flag} needs at least one value (one of: ${allowed.join(', ')})`);
-  for (const item of items) {
-    if (!(allowed as readonly string[]).includes(item))
-      throw new UsageError(`--${flag}: unknown value '${item}' (expected: ${allowed.join(', ')})`);
+  // json_compact for json-compact (and the other way round): one idea, either spelling.
+  const named = [...new Set(items.map((item) => otherSpelling(item, allowed) ?? item))];
+  for (const item of named) {
+    if (!(allowed as readonly string[]).includes(item)) {
+      const guess = closest(item, allowed);
+      throw new UsageError(
+        `--${flag}: unknown value '${item}'${guess ? `; did you mean ${guess}?` : ''} (expected: ${allowed.join(', ')})`,
+      );
+    }
   }
-  return items as T[];
+  return named as T[];
 }

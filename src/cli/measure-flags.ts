@@ -6,6 +6,7 @@ import { TOKENIZERS_HELP } from './tokenizer-flag.js';
 export const measureFlags = {
   tokenizers: Flags.string({
     description: TOKENIZERS_HELP,
+    aliases: ['tokenizer'],
     default: 'heuristic,o200k_base',
   }),
   budget: Flags.integer({ description: 'token budget per response, for the pages column', min: 100, default: 8000 }),

@@ -3,7 +3,8 @@
  * (test/helpers/cli.ts): then each run gets its own, so a test reads exactly what one run wrote.
  */
 export interface CommandStreams {
-  stdout: { write(text: string, done: (err?: Error | null) => void): unknown };
+  /** `isTTY` and `columns` as a terminal's stream has them: reports fit its width, JSON is not dumped on it. */
+  stdout: { write(text: string, done: (err?: Error | null) => void): unknown; isTTY?: boolean; columns?: number };
   stderr: { write(text: string): unknown };
 }
 
@@ -21,4 +22,21 @@ export async function withCommandStreams<T>(streams: CommandStreams, run: () => 
   } finally {
     current = previous;
   }
+}
+
+/** The terminal's width when standard output is one (tables fold to fit it), else undefined (reports use 100). */
+export function terminalColumns(): number | undefined {
+  const out = commandStreams().stdout;
+  return out.isTTY && typeof out.columns === 'number' && out.columns > 0 ? out.columns : undefined;
+}
+
+/** Whether standard output is a terminal. */
+export function stdoutIsTerminal(): boolean {
+  return Boolean(commandStreams().stdout.isTTY);
+}
+
+/** Tables fit the terminal's width when standard output is one; elsewhere the reports' default, 100 columns. */
+export function widthOption(): { width?: number } {
+  const columns = terminalColumns();
+  return columns ? { width: columns } : {};
 }

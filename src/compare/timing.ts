@@ -17,10 +17,10 @@ export interface TimingChange {
   rows_slower: number;
   rows_faster: number;
   /**
-   * Set only when the rows holding most of the format's time (weighted by the base's medians) moved
-   * outside both runs' spreads the same way: a change inside them is noise, a count of rows would let
-   * many tiny rows outvote the few that take the time, and a sum of spreads is widened by any one
-   * outlier run.
+   * Set only when the rows holding most of the format's time (each weighted by the larger of its two
+   * medians) moved outside both runs' spreads the same way, and the summed medians moved that way too:
+   * a change inside the spreads is noise, a count of rows would let many tiny rows outvote the few
+   * that take the time, and a sum of spreads is widened by any one outlier run.
    */
   flag: TimingFlag;
 }
@@ -65,18 +65,29 @@ export function compareTiming(
       const flags = rows.map((p) => flagOf(p.base[`${op}_spread_ms`], p.head[`${op}_spread_ms`]));
       const slower = flags.filter((f) => f === 'slower').length;
       const faster = flags.filter((f) => f === 'faster').length;
-      const weight = (flag: TimingFlag) => rows.reduce((a, p, i) => a + (flags[i] === flag ? p.base[`${op}_ms`] : 0), 0);
-      const total = rows.reduce((a, p) => a + p.base[`${op}_ms`], 0);
+      // A row weighs what it takes in the slower of the two runs: a row whose time grew tenfold
+      // weighs its new time, so many rows a little faster cannot outvote it.
+      const rowWeight = (p: (typeof rows)[number]) => Math.max(p.base[`${op}_ms`], p.head[`${op}_ms`]);
+      const weight = (flag: TimingFlag) => rows.reduce((a, p, i) => a + (flags[i] === flag ? rowWeight(p) : 0), 0);
+      const total = rows.reduce((a, p) => a + rowWeight(p), 0);
+      const change = b[op].median_ms > 0 ? Math.round((a[op].median_ms / b[op].median_ms - 1) * 1000) / 1000 : null;
+      // The flag says what happened to the time: never `faster` for a total that grew, nor `slower` for one that shrank.
+      const flag: TimingFlag =
+        total > 0 && weight('slower') * 2 > total && (change === null || change > 0)
+          ? 'slower'
+          : total > 0 && weight('faster') * 2 > total && change !== null && change < 0
+            ? 'faster'
+            : null;
       perFormat.push({
         format: a.format,
         op,
         base: b[op],
         head: a[op],
-        change: b[op].median_ms > 0 ? Math.round((a[op].median_ms / b[op].median_ms - 1) * 1000) / 1000 : null,
+        change,
         rows: rows.length,
         rows_slower: slower,
         rows_faster: faster,
-        flag: total > 0 && weight('slower') * 2 > total ? 'slower' : total > 0 && weight('faster') * 2 > total ? 'faster' : null,
+        flag,
       });
     }
   }

@@ -1,4 +1,4 @@
-import { close, fchmod, fchown, fsync, openSync, renameSync, rmSync, writeFile } from 'node:fs';
+import { close, fchmod, fchown, fsync, mkdirSync, openSync, renameSync, rmSync, writeFile } from 'node:fs';
 import { dirname } from 'node:path';
 import { promisify } from 'node:util';
 import type { OutputTarget } from './output-target.js';
@@ -28,6 +28,13 @@ export class AtomicFile {
 
   static async create(target: Extract<OutputTarget, { kind: 'file' }>): Promise<AtomicFile> {
     const folder = dirname(target.path);
+    if (target.missingFolder) {
+      try {
+        mkdirSync(target.missingFolder, { recursive: true });
+      } catch (err) {
+        throw writeError(target.path, err, `to create the folder ${target.missingFolder}`);
+      }
+    }
     await removeStaleTemps(folder);
     const tmp = tempPathIn(folder);
     let fd: number;

@@ -16,11 +16,15 @@ export type OutputTarget =
   | { kind: 'fd'; fd: number }
   | { kind: 'device'; path: string }
   | { kind: 'socket'; path: string }
-  | { kind: 'file'; path: string; existing?: { mode: number; uid: number; gid: number } };
+  | { kind: 'file'; path: string; existing?: { mode: number; uid: number; gid: number }; missingFolder?: string };
 
 const MAX_SYMLINKS = 40;
 
-export async function resolveOutputTarget(path: string): Promise<OutputTarget> {
+/**
+ * `createFolders`: a folder missing on the way to a new file is no error while its nearest existing
+ * ancestor is a folder; the target names it (`missingFolder`) and the file's writer makes it.
+ */
+export async function resolveOutputTarget(path: string, options: { createFolders?: boolean } = {}): Promise<OutputTarget> {
   const fd = descriptorOf(path);
   if (fd !== undefined) {
     let info: Stats;
@@ -39,7 +43,7 @@ export async function resolveOutputTarget(path: string): Promise<OutputTarget> {
     info = await stat(path);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return newFile(path);
+    if (code === 'ENOENT') return newFile(path, options.createFolders ?? false);
     if (code === 'ENOTDIR') throw new DataError(`cannot write: ${await fileInTheWay(path)} is not a folder`, { file: path }, err);
     throw writeError(path, err);
   }
@@ -64,7 +68,7 @@ export function descriptorOf(path: string): number | undefined {
 }
 
 /** A path with nothing there: a dangling symlink's target, or the path itself; its folder must exist. */
-async function newFile(path: string): Promise<OutputTarget> {
+async function newFile(path: string, createFolders: boolean): Promise<OutputTarget> {
   let target = path;
   for (let hops = 0; hops < MAX_SYMLINKS; hops++) {
     let isLink: boolean;
@@ -82,12 +86,28 @@ async function newFile(path: string): Promise<OutputTarget> {
     info = await stat(folder);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') throw new DataError(`cannot write: the folder ${folder} does not exist`, { file: path }, err);
+    if (code === 'ENOENT') {
+      if (createFolders && (await nearestFolder(folder))) return { kind: 'file', path: target, missingFolder: folder };
+      throw new DataError(`cannot write: the folder ${folder} does not exist (create it with mkdir -p ${folder})`, { file: path }, err);
+    }
     if (code === 'ENOTDIR') throw new DataError(`cannot write: ${await fileInTheWay(folder)} is not a folder`, { file: path }, err);
     throw writeError(path, err);
   }
   if (!info.isDirectory()) throw new DataError(`cannot write: ${folder} is not a folder`, { file: path });
   return { kind: 'file', path: target };
+}
+
+/** Whether the nearest existing ancestor of a missing folder is a folder (so the missing ones can be made). */
+async function nearestFolder(path: string): Promise<boolean> {
+  let current = dirname(path);
+  for (;;) {
+    try {
+      return (await stat(current)).isDirectory();
+    } catch {
+      if (current === dirname(current)) return false;
+      current = dirname(current);
+    }
+  }
 }
 
 /** The nearest existing ancestor of `path`, which (after ENOTDIR) is a file where a folder should be. */

@@ -137,8 +137,12 @@ class PathStreamSink extends WritableSink {
  * `/dev/stdout`, the descriptor itself for `/dev/fd/N`, a direct stream for devices, FIFOs and
  * sockets, and an atomic replacement for a regular file (through symlinks, keeping its mode).
  */
-export async function openFileSink(path: string, stdout: NodeJS.WritableStream = process.stdout): Promise<TextSink> {
-  const target = await resolveOutputTarget(path);
+export async function openFileSink(
+  path: string,
+  stdout: NodeJS.WritableStream = process.stdout,
+  options: { createFolders?: boolean } = {},
+): Promise<TextSink> {
+  const target = await resolveOutputTarget(path, options);
   switch (target.kind) {
     case 'fd':
       if (target.fd === 1) return new WritableSink(stdout);

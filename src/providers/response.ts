@@ -99,7 +99,7 @@ function fromList(list: JsonValue[], browseBase: string | undefined, file: strin
   const wanted = kind ? ` ${kind.replace('_', ' ')}` : '';
   if (!shape)
     throw new DataError(
-      `cannot tell what these items are: not GitHub, GitLab, Jira or devboy${wanted} items (see docs/budget.md; --type names the kind)`,
+      `cannot tell what these items are: not GitHub, GitLab, Jira or devboy${wanted} items (devboy help format says what it reads; --type names the kind)`,
       { file },
     );
   if (mismatch !== undefined) throw new DataError(`item ${mismatch + 1} of the list is not like the first (${shape.name})`, { file });

@@ -1,5 +1,6 @@
 import type { BenchmarkResult, BenchmarkRow } from '../benchmark/schema.js';
 import { SAVINGS_BASELINES } from '../metadata/format-metadata.js';
+import { csvField } from '../escape/csv.js';
 
 export interface CsvColumn {
   name: string;
@@ -52,15 +53,11 @@ export const CSV_COLUMNS: readonly CsvColumn[] = [
 
 /**
  * `--export-csv`: RFC 4180 (CRLF line ends, a header line, fields quoted when they hold a comma,
- * a quote, CR or LF, quotes doubled), numbers as JSON writes them, so a parser gets the JSON's values.
+ * a quote, CR or LF, quotes doubled), numbers as JSON writes them, so a parser gets the JSON's values;
+ * a text cell that a spreadsheet would run as a formula starts with `'` (src/escape/csv.ts).
  */
 export function benchmarkCsv(result: BenchmarkResult): string {
   const lines = [CSV_COLUMNS.map((c) => csvField(c.name))];
   for (const r of result.rows) lines.push(CSV_COLUMNS.map((c) => csvField(c.value(r))));
   return lines.map((l) => `${l.join(',')}\r\n`).join('');
-}
-
-export function csvField(v: string | number | boolean): string {
-  const text = String(v);
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }

@@ -1,43 +1,49 @@
 import type { BenchmarkResult } from '../benchmark/schema.js';
-import { tokenizerLabel } from '../tokens/registry.js';
-import { int, msSpread, pct, ratio, saved, summarize, type BenchmarkSummary } from './benchmark-summary.js';
+import { mdTokenizer } from './md-names.js';
+import { int, pct, saved, SMALL_EDGE, summarize, type BenchmarkSummary } from './benchmark-summary.js';
+import { speedRows, speedWarnings, timingHeading } from './speed-view.js';
 import type { MethodContrast } from '../benchmark/method-contrast.js';
 import { SPEED_REFERENCE } from '../benchmark/speed.js';
 import { rangeFromZero, xyBarChart } from './mermaid.js';
 import { fewerOrMore, plural } from './words.js';
 import { header } from './header.js';
 import { familyMarkdownLines } from './families.js';
-import { answerText, lossCell, places } from './losses.js';
+import { answerText, lossCell, lostShare, places } from './losses.js';
 import { lossSummary } from '../formats/loss.js';
+import { htmlText, mdCode, mdName, mdRow as row } from '../escape/markdown.js';
+import { tokenizerLabel } from '../tokens/registry.js';
+import type { DatasetEntry } from '../benchmark/schema.js';
 
 /** The report for CI job summaries and PR comments: totals, bias and losses up front, details folded. */
 export function benchmarkMarkdown(result: BenchmarkResult): string {
   const s = summarize(result);
-  const baseline = result.settings.savings_baseline;
-  const tk = s.primary === 'heuristic' ? 'heuristic tokens (an estimate)' : `${tokenizerLabel(s.primary)} tokens`;
+  const baseline = mdName(result.settings.savings_baseline);
+  const tk = s.primary === 'heuristic' ? 'heuristic tokens (an estimate)' : `${mdTokenizer(s.primary)} tokens`;
+  // Inside <summary>, Markdown is not read: the same words as HTML text.
+  const tkHtml = htmlText(s.primary === 'heuristic' ? 'heuristic tokens (an estimate)' : `${tokenizerLabel(s.primary)} tokens`);
   const out: string[] = [
     '## devboy benchmark',
     '',
-    ...header(result)
-      .split('\n')
-      .map((l) => `- ${esc(l)}`),
+    ...(s.answer ? [`**${htmlText(answerText(s.answer, s.primary))}**`, ''] : []),
+    ...headlineMarkdown(s, tk, baseline),
     '',
-    ...(s.answer ? [`**${esc(answerText(s.answer, s.primary))}**`, ''] : []),
+    ...header(result, mdCode, mdName)
+      .split('\n')
+      .map((l) => `- ${l}`),
+    '',
   ];
 
   out.push(
-    `### Totals (${tk}; change vs ${baseline}; pages at ${int(result.settings.budget)} ${tokenizerLabel(s.primary)} tokens; **bold** = fewest tokens among lossless formats)`,
+    `### Totals (${tk}; change vs ${baseline}; pages at ${int(result.settings.budget)} ${mdTokenizer(s.primary)} tokens; **bold** = fewest tokens among lossless formats)`,
     '',
   );
-  out.push(row(['level', ...s.formats]), row(['---', ...s.formats.map(() => '---:')]));
+  out.push(row(['level', ...s.formats.map(mdName)]), row(['---', ...s.formats.map(() => '---:')]));
   for (const t of s.totals) {
     out.push(
       row([
-        t.level,
+        mdName(t.level),
         ...t.cells.map((c) => {
-          const lost = s.losses.find((l) => l.format === c.format && l.level === t.level);
-          const share = lost && lost.values > 0 ? `, ${((lost.lost / lost.values) * 100).toFixed(1)}% of values lost` : '';
-          const text = `${int(c.tokens)} (${pct(c.saving)}), ${plural(c.pages, 'page')}${c.lossyRows ? ` ⚠ ${c.lossyRows} lossy${share}` : ''}`;
+          const text = `${int(c.tokens)} (${pct(c.saving)}), ${plural(c.pages, 'page')}${c.lossyRows ? ` ⚠ ${c.lossyRows} lossy${lostShare(s, c.format, t.level)}` : ''}`;
           return c.format === t.winner ? `**${text}**` : text;
         }),
       ]),
@@ -50,7 +56,7 @@ export function benchmarkMarkdown(result: BenchmarkResult): string {
     out.push(
       '',
       xyBarChart({
-        title: `${t.level}: ${tokenizerLabel(s.primary)} tokens per format (fewer is better)`,
+        title: `${t.level}: ${mdTokenizer(s.primary)} tokens per format (fewer is better)`,
         categories: shown.map((c) => c.format),
         yLabel: 'tokens',
         values: shown.map((c) => c.tokens),
@@ -65,36 +71,25 @@ export function benchmarkMarkdown(result: BenchmarkResult): string {
   if (s.contrast) out.push('', ...contrastMarkdown(s.contrast));
 
   if (s.speed.length) {
+    out.push('', '### Speed', '', `${timingHeading(result)}.`, '');
     out.push(
-      '',
-      `### Speed (every dataset at every level once: sum of per-call medians of ${plural(result.settings.runs, 'run')}, [fastest-slowest]; ×N = time / ${SPEED_REFERENCE}'s in this run)`,
-      '',
+      row(['format', 'encode ms', `vs ${SPEED_REFERENCE}`, 'decode ms', `vs ${SPEED_REFERENCE}`, 'runs']),
+      row(['---', '---:', '---:', '---:', '---:', '---:']),
     );
-    out.push(
-      row(['format', 'encode', `vs ${SPEED_REFERENCE}`, 'decode', `vs ${SPEED_REFERENCE}`]),
-      row(['---', '---:', '---:', '---:', '---:']),
-    );
-    for (const f of s.speed)
-      out.push(
-        row([
-          f.format,
-          msSpread(f.encode.median_ms, f.encode.spread_ms),
-          ratio(f.encode.vs_json_compact),
-          msSpread(f.decode.median_ms, f.decode.spread_ms),
-          ratio(f.decode.vs_json_compact),
-        ]),
-      );
+    for (const r of speedRows(result, s)) out.push(row([mdName(r.format), r.encode, r.encodeRatio, r.decode, r.decodeRatio, r.runs]));
+    const warnings = speedWarnings(result, s, mdName);
+    if (warnings.length) out.push('', ...warnings.map((w) => `- ⚠ ${w}`));
   }
 
   if (s.session) {
     const x = s.session;
     out.push(
       '',
-      `### Session \`${esc(x.file)}\`: ${plural(x.calls, 'call')}, ${int(x.hits)} repeated (savings of ${tokenizerLabel(s.primary)} tokens vs ${x.baseline}; combined = dedup + (1 − dedup) × encoder; measured = what the model received)`,
+      `### Session ${mdCode(x.file)}: ${plural(x.calls, 'call')}, ${int(x.hits)} repeated (savings of ${mdTokenizer(s.primary)} tokens vs ${mdName(x.baseline)}; combined = dedup + (1 − dedup) × encoder; measured = what the model received)`,
       '',
     );
     out.push(row(['format', 'dedup', 'encoder', 'combined', 'measured']), row(['---', '---:', '---:', '---:', '---:']));
-    for (const r of x.rows) out.push(row([r.format, saved(r.dedup), saved(r.encoder), saved(r.combined), saved(r.measured)]));
+    for (const r of x.rows) out.push(row([mdName(r.format), saved(r.dedup), saved(r.encoder), saved(r.combined), saved(r.measured)]));
   }
 
   if (result.heuristic_bias.length) {
@@ -104,13 +99,13 @@ export function benchmarkMarkdown(result: BenchmarkResult): string {
       '### Heuristic (bytes / 3.5)',
       '',
       w
-        ? `It picks another winner than ${tokenizerLabel(s.primary)} in ${int(w.differ)} of ${plural(w.cells, 'dataset/level cell')} (${int(w.ties)} have a tie, which agrees when a tied format is the other's winner).`
+        ? `It picks another winner than ${mdTokenizer(s.primary)} in ${int(w.differ)} of ${plural(w.cells, 'dataset/level cell')} (${int(w.ties)} have a tie, which agrees when a tied format is the other's winner).`
         : `No real tokenizer in this run to compare it with.`,
       '',
       '<details><summary>Its bias per format and level (negative = undercounts)</summary>',
       '',
     );
-    out.push(row(['level', ...s.formats]), row(['---', ...s.formats.map(() => '---:')]));
+    out.push(row(['level', ...s.formats.map(mdName)]), row(['---', ...s.formats.map(() => '---:')]));
     for (const b of groupBias(result, s.levels, s.formats)) out.push(row(b));
     out.push('', '</details>');
   }
@@ -118,11 +113,11 @@ export function benchmarkMarkdown(result: BenchmarkResult): string {
   if (s.fit.length) {
     out.push(
       '',
-      `<details><summary>First response at ${int(result.settings.budget)} ${tokenizerLabel(s.primary)} tokens (devboy format's pipeline; the ${plural(s.fit.length, 'dataset')} that do not fit whole at full detail)</summary>`,
+      `<details><summary>First response at ${int(result.settings.budget)} ${tkHtml} (devboy format's pipeline; the ${plural(s.fit.length, 'dataset')} that do not fit whole at full detail)</summary>`,
       '',
     );
-    out.push(row(['dataset', ...s.formats]), row(['---', ...s.formats.map(() => '---')]));
-    for (const f of s.fit) out.push(row([esc(f.title), ...s.formats.map((name) => f.cells.get(name) ?? '')]));
+    out.push(row(['dataset', ...s.formats.map(mdName)]), row(['---', ...s.formats.map(() => '---')]));
+    for (const f of s.fit) out.push(row([datasetTitle(f.dataset), ...s.formats.map((name) => f.cells.get(name) ?? '')]));
     out.push('', '</details>');
   }
 
@@ -131,45 +126,47 @@ export function benchmarkMarkdown(result: BenchmarkResult): string {
     out.push('', `### Skipped recordings (${skipped.length})`, '');
     for (const x of skipped)
       out.push(
-        `- \`${esc(x.file)}${x.line !== undefined ? `:${x.line}${x.col !== undefined ? `:${x.col}` : ''}` : ''}\`: ${esc(x.reason)}`,
+        `- ${mdCode(`${x.file}${x.line !== undefined ? `:${x.line}${x.col !== undefined ? `:${x.col}` : ''}` : ''}`)}: ${mdCode(x.reason)}`,
       );
   }
 
   out.push('', '### Round trips', '');
   if (result.lossy.length === 0) out.push('Every format round-tripped every row (values and key order).');
   else {
-    const formats = [...new Set(result.lossy.map((l) => l.format))].join(', ');
+    const formats = [...new Set(result.lossy.map((l) => l.format))].map(mdName).join(', ');
     out.push(
       `Not lossless: ${plural(result.lossy.length, 'dataset/level/format cell')} (${formats}); every other row round-tripped.`,
       '',
-      `What each lossy format loses (${tokenizerLabel(s.primary)} rows; share of the leaf values of the datasets that do not round-trip; the places that lost most):`,
+      `What each lossy format loses (${mdTokenizer(s.primary)} rows; share of the leaf values of the datasets that do not round-trip; the places that lost most):`,
       '',
       row(['format', 'level', 'lost', 'where']),
       row(['---', '---', '---', '---']),
-      ...s.losses.map((l) => row([l.format, l.level, esc(lossCell(l)), esc(places(l).replace(/^ \(|\)$/g, ''))])),
+      ...s.losses.map((l) =>
+        row([mdName(l.format), mdName(l.level), htmlText(lossCell(l)), l.paths.length ? mdCode(places(l).replace(/^ \(|\)$/g, '')) : '']),
+      ),
       '',
       '<details><summary>Each lossy cell and what it lost</summary>',
       '',
     );
     for (const l of result.lossy)
       out.push(
-        `- ${esc(`${l.provider} ${l.project} ${l.dataset} ${l.label} ${l.level} ${l.format}`)}: ${esc(`${l.loss ? `${lossSummary(l.loss)}; first: ` : ''}${l.reason}`)}`,
+        `- ${datasetTitle(l)} ${mdName(l.level)} ${mdName(l.format)}: ${mdCode(`${l.loss ? `${lossSummary(l.loss)}; first: ` : ''}${l.reason}`)}`,
       );
     out.push('', '</details>');
   }
 
   out.push(
     '',
-    `<details><summary>Per dataset (${s.datasets.length}): ${tk}, change vs ${baseline}, pages at ${int(result.settings.budget)}</summary>`,
+    `<details><summary>Per dataset (${s.datasets.length}): ${tkHtml}, change vs ${htmlText(result.settings.savings_baseline)}, pages at ${int(result.settings.budget)}</summary>`,
     '',
   );
-  out.push(row(['dataset', 'level', ...s.formats]), row(['---', '---', ...s.formats.map(() => '---:')]));
+  out.push(row(['dataset', 'level', ...s.formats.map(mdName)]), row(['---', '---', ...s.formats.map(() => '---:')]));
   for (const d of s.datasets) {
     for (const l of d.levels) {
       out.push(
         row([
-          l === d.levels[0] ? esc(d.title) : '',
-          l.level,
+          l === d.levels[0] ? datasetTitle(d.dataset) : '',
+          mdName(l.level),
           ...s.formats.map((f) => {
             const r = l.cells.get(f);
             if (!r) return '';
@@ -184,12 +181,32 @@ export function benchmarkMarkdown(result: BenchmarkResult): string {
   return out.join('\n');
 }
 
+/** The answer first, as the terminal report gives it: the best lossless format per level, and what the level saves. */
+function headlineMarkdown(s: BenchmarkSummary, tk: string, baseline: string): string[] {
+  const h = s.headline;
+  const best = h.best.map((b) => {
+    if (!b.format) return `${mdName(b.level)} none lossless`;
+    if ((b.saving ?? 0) <= 0) return `${mdName(b.level)} **${mdName(b.format)}** (none beats ${baseline})`;
+    return `${mdName(b.level)} **${mdName(b.format)}** ${pct(b.saving!)}`;
+  });
+  const small = h.best.filter((b) => b.format && (b.saving ?? 0) > 0 && b.saving! < SMALL_EDGE).map((b) => mdName(b.level));
+  const out = [
+    `**Best lossless format per level** (${tk} vs ${baseline}): ${best.join(', ')}${small.length ? ` (under 1% at ${small.join(' and ')}: about a tie)` : ''}.`,
+  ];
+  if (h.from && h.levels.length)
+    out.push(
+      '',
+      `**The level saves more** (${mdName(h.from.format)} vs ${mdName(h.from.level)}): ${h.levels.map((l) => `${mdName(l.level)} ${pct(l.saving)}`).join(', ')}.`,
+    );
+  return out;
+}
+
 function groupBias(result: BenchmarkResult, levels: string[], formats: string[]): string[][] {
   const out: string[][] = [];
   for (const tokenizer of new Set(result.heuristic_bias.map((b) => b.tokenizer))) {
     for (const level of levels) {
       out.push([
-        `${level} vs ${tokenizer}`,
+        `${mdName(level)} vs ${mdName(tokenizer)}`,
         ...formats.map((f) => {
           const b = result.heuristic_bias.find((x) => x.tokenizer === tokenizer && x.level === level && x.format === f);
           return b ? `${b.bias >= 0 ? '+' : ''}${(b.bias * 100).toFixed(1)}%` : '';
@@ -200,12 +217,10 @@ function groupBias(result: BenchmarkResult, levels: string[], formats: string[])
   return out;
 }
 
-function row(cells: string[]): string {
-  return `| ${cells.join(' | ')} |`;
-}
-
-function esc(text: string): string {
-  return text.replace(/\|/g, '\\|').replace(/</g, '&lt;');
+/** `github` `owner__repo` `issues`, 30 items: `GET /repos/...`: each part from data in its own code span. */
+function datasetTitle(d: Pick<DatasetEntry, 'provider' | 'project' | 'dataset' | 'label'> & { items?: number }): string {
+  const items = d.items === undefined ? '' : `, ${plural(d.items, 'item')}`;
+  return `${mdName(d.provider)} ${mdCode(d.project)} ${mdName(d.dataset)}${items}: ${mdCode(d.label)}`;
 }
 
 function recommendationMarkdown(s: BenchmarkSummary, tk: string, baseline: string): string[] {
@@ -214,19 +229,21 @@ function recommendationMarkdown(s: BenchmarkSummary, tk: string, baseline: strin
   const out = [
     `### Recommendation (the lossless format with the fewest ${tk} per dataset kind and level, its change vs ${baseline}; the runner-up and how much more it costs)`,
     '',
-    row(['kind (datasets)', ...s.levels]),
+    row(['kind (datasets)', ...s.levels.map(mdName)]),
     row(['---', ...s.levels.map(() => '---')]),
   ];
   for (const kind of kinds) {
     const rec = s.recommendations.filter((r) => r.kind === kind);
     out.push(
       row([
-        `${kind} (${rec[0]?.datasets ?? 0})`,
+        `${mdName(kind)} (${rec[0]?.datasets ?? 0})`,
         ...s.levels.map((level) => {
           const r = rec.find((x) => x.level === level);
           if (!r?.winner) return 'none lossless';
-          const next = r.runnerUp ? `; ${r.runnerUp.format} +${((r.runnerUp.tokens / r.runnerUp.winnerTokens - 1) * 100).toFixed(1)}%` : '';
-          return `**${r.winner}** ${pct(r.saving ?? 0)}${next}`;
+          const next = r.runnerUp
+            ? `; ${mdName(r.runnerUp.format)} +${((r.runnerUp.tokens / r.runnerUp.winnerTokens - 1) * 100).toFixed(1)}%`
+            : '';
+          return `**${mdName(r.winner)}** ${pct(r.saving ?? 0)}${next}`;
         }),
       ]),
     );
@@ -246,6 +263,8 @@ function contrastMarkdown(c: MethodContrast): string[] {
       'conclusion flips',
     ]),
     row(['---', '---:', '---:', '---:']),
-    ...c.formats.map((f) => row([f.format, change(f.published_saving), change(f.measured_saving), `${f.flips} of ${c.scope.datasets}`])),
+    ...c.formats.map((f) =>
+      row([mdName(f.format), change(f.published_saving), change(f.measured_saving), `${f.flips} of ${c.scope.datasets}`]),
+    ),
   ];
 }

@@ -7,6 +7,7 @@ import type { FormatName } from '../formats/types.js';
 import type { TokenizerName } from '../tokens/types.js';
 import type { Level } from '../trim/levels.js';
 import { plural } from './words.js';
+import { baselineFormatOf, MEASURED_BASELINES, type MeasuredBaseline } from '../metadata/format-metadata.js';
 
 /** The views every exporter shows, computed once from a result so table and Markdown agree. */
 export interface BenchmarkSummary {
@@ -18,7 +19,7 @@ export interface BenchmarkSummary {
   totals: { level: Level; cells: TotalCell[]; winner?: FormatName }[];
   datasets: DatasetView[];
   /** Datasets whose first response at the budget cannot hold every item at full detail in some format. */
-  fit: { title: string; cells: Map<FormatName, string> }[];
+  fit: { title: string; dataset: DatasetEntry; cells: Map<FormatName, string> }[];
   /** Where the heuristic and the primary tokenizer pick different winners. */
   disagreements: { dataset: string; level: Level; heuristic: FormatName; primary: FormatName }[];
   /**
@@ -35,9 +36,11 @@ export interface BenchmarkSummary {
   speed: FormatSpeed[];
   /** With --session: the replayed session's savings per format under the primary tokenizer. */
   session?: SessionView;
+  /** The answer in a few words: the best lossless format per level, and what each level saves by itself. */
+  headline: Headline;
   /** Per lossy format and level: what share of the values its lossy rows lose, and where most. */
   losses: LossView[];
-  /** The answer in one line: the best lossless format against the run's savings baseline, at one level. */
+  /** When the savings baseline is the user's own format (--savings-baseline yaml): the answer against it. */
   answer?: Answer;
 }
 
@@ -56,17 +59,29 @@ export interface LossView {
 
 export interface Answer {
   level: Level;
-  /** The savings baseline as named in the run (json_compact, yaml, ...), and how the answer names it. */
+  /** The savings baseline as named in the run (yaml, csv, ...), and how the answer names it (your YAML). */
   baseline: string;
   label: string;
   /** The lossless candidate with the fewest tokens at this level; absent when none is lossless. */
   format?: FormatName;
   /** Its saving against the baseline, summed tokens over summed tokens (negative: it costs more). */
   saving?: number;
-  /** When the baseline is a lossy format: the share of values it loses at this level. */
+  /** The share of values the user's format loses at this level, over the datasets it does not round-trip. */
   baselineLoss?: number;
   /** The other levels' best formats and savings, for the rest of the line. */
   others: { level: Level; format?: FormatName; saving?: number }[];
+}
+
+/** A saving under 1% of the baseline is no edge worth a format change: reports say so. */
+export const SMALL_EDGE = 0.01;
+
+export interface Headline {
+  /** Per level: the lossless format with the fewest tokens summed over every dataset, and its saving vs the baseline. */
+  best: { level: Level; format?: FormatName; saving?: number }[];
+  /** The baseline's format at each level against the run's first (most detailed) level: what lowering the level saves. */
+  levels: { level: Level; saving: number }[];
+  /** The first level, which `levels` is measured from, and the format it is measured in. */
+  from?: { level: Level; format: FormatName };
 }
 
 export interface Recommendation {
@@ -85,7 +100,7 @@ export interface SessionView {
   calls: number;
   hits: number;
   baseline: string;
-  rows: { format: FormatName; dedup: number; encoder: number; combined: number; measured: number }[];
+  rows: { format: FormatName | 'proxy'; dedup: number; encoder: number; combined: number; measured: number }[];
 }
 
 export interface TotalCell {
@@ -99,6 +114,8 @@ export interface TotalCell {
 
 export interface DatasetView {
   title: string;
+  /** What the title is made of, for exporters that escape each part for their sink. */
+  dataset: DatasetEntry;
   items: number;
   levels: { level: Level; cells: Map<FormatName, BenchmarkRow>; winner?: FormatName }[];
 }
@@ -133,6 +150,7 @@ export function summarize(result: BenchmarkResult): BenchmarkSummary {
     const key = `${d.provider}|${d.project}|${d.dataset}|${d.label}`;
     return {
       title: titles[i]!,
+      dataset: d,
       items: d.items,
       levels: levels.map((level) => {
         const cells = new Map<FormatName, BenchmarkRow>();
@@ -178,7 +196,7 @@ export function summarize(result: BenchmarkResult): BenchmarkSummary {
     if (!squeezed) continue;
     const cells = new Map<FormatName, string>();
     for (const f of entries) cells.set(f.format, f.fits ? fitCell(f) : 'nothing fits');
-    fit.push({ title: titles[result.datasets.indexOf(d)]!, cells });
+    fit.push({ title: titles[result.datasets.indexOf(d)]!, dataset: d, cells });
   }
   const speed = speedByFormat(result.rows, formats, primary);
   const session = result.session
@@ -193,14 +211,15 @@ export function summarize(result: BenchmarkResult): BenchmarkSummary {
       }
     : undefined;
   const losses = lossViews(result, primary, levels, formats);
-  const answer = answerOf(result, totals, losses, levels);
+  const answer = answerOf(result, totals, losses);
   return {
     primary,
     formats,
     levels,
-    totals,
+    headline: headlineOf(totals, result.settings.savings_baseline),
     losses,
     ...(answer ? { answer } : {}),
+    totals,
     datasets,
     disagreements,
     ...(heuristicWinners ? { heuristicWinners } : {}),
@@ -210,6 +229,19 @@ export function summarize(result: BenchmarkResult): BenchmarkSummary {
     speed,
     ...(session ? { session } : {}),
   };
+}
+
+function headlineOf(totals: BenchmarkSummary['totals'], baseline: string): Headline {
+  const best = totals.map((t) => {
+    const cell = t.cells.find((c) => c.format === t.winner);
+    return { level: t.level, ...(cell ? { format: cell.format, saving: cell.saving } : {}) };
+  });
+  const format = (MEASURED_BASELINES as string[]).includes(baseline) ? baselineFormatOf(baseline as MeasuredBaseline) : undefined;
+  const tokensAt = (t: (typeof totals)[number]) => t.cells.find((c) => c.format === format)?.tokens ?? 0;
+  const first = totals[0];
+  if (!format || !first || tokensAt(first) === 0) return { best, levels: [] };
+  const levels = totals.slice(1).map((t) => ({ level: t.level, saving: 1 - tokensAt(t) / tokensAt(first) }));
+  return { best, levels, from: { level: first.level, format } };
 }
 
 /** Per format and level that lost anything: the share of its lossy rows' values, and the places that lost most. */
@@ -243,7 +275,7 @@ function lossViews(result: BenchmarkResult, primary: TokenizerName, levels: Leve
   return out;
 }
 
-/** How the answer line names a savings baseline: the user's own format when they said which. */
+/** How the answer names a savings baseline that is the user's own format. */
 const BASELINE_LABEL: Record<string, string> = {
   yaml: 'your YAML',
   csv: 'your CSV',
@@ -252,28 +284,23 @@ const BASELINE_LABEL: Record<string, string> = {
   xml: 'your XML',
 };
 
-/** The answer line: at full detail (else the first level measured), the best lossless candidate against the baseline. */
-function answerOf(
-  result: BenchmarkResult,
-  totals: BenchmarkSummary['totals'],
-  losses: readonly LossView[],
-  levels: Level[],
-): Answer | undefined {
-  if (totals.length === 0) return undefined;
+/** Against the user's own format: at full detail (else the first level), the best lossless candidate. */
+function answerOf(result: BenchmarkResult, totals: BenchmarkSummary['totals'], losses: readonly LossView[]): Answer | undefined {
   const baseline = result.settings.savings_baseline;
+  const label = BASELINE_LABEL[baseline];
+  if (!label || totals.length === 0) return undefined;
   const pick = (t: BenchmarkSummary['totals'][number]) => {
     const cell = t.cells.find((c) => c.format === t.winner);
     return { level: t.level, ...(t.winner ? { format: t.winner } : {}), ...(cell ? { saving: cell.saving } : {}) };
   };
   const main = totals.find((t) => t.level === 'full') ?? totals[0]!;
-  const own = BASELINE_LABEL[baseline];
-  const ownLoss = own ? losses.find((l) => l.format === baseline && l.level === main.level) : undefined;
+  const own = losses.find((l) => l.format === baseline && l.level === main.level);
   return {
     ...pick(main),
     baseline,
-    label: own ?? baseline,
-    ...(ownLoss && ownLoss.values > 0 ? { baselineLoss: ownLoss.lost / ownLoss.values } : {}),
-    others: totals.filter((t) => t !== main && levels.includes(t.level)).map(pick),
+    label,
+    ...(own && own.values > 0 ? { baselineLoss: own.lost / own.values } : {}),
+    others: totals.filter((t) => t !== main).map(pick),
   };
 }
 
@@ -327,7 +354,7 @@ function recommend(result: BenchmarkResult, primary: TokenizerName, levels: Leve
   return out;
 }
 
-/** The lossless formats with the fewest tokens (more than one on a tie); baselines are never picked. */
+/** The lossless formats with the fewest tokens (more than one on a tie). */
 function fewestTokens(rows: BenchmarkRow[]): FormatName[] {
   const ok = rows.filter((r) => r.lossless && isCandidate(r.format));
   if (ok.length === 0) return [];
@@ -335,7 +362,7 @@ function fewestTokens(rows: BenchmarkRow[]): FormatName[] {
   return ok.filter((r) => r.tokens === min).map((r) => r.format);
 }
 
-/** The lossless format with the fewest tokens; a format that loses data cannot win, nor can a baseline. */
+/** The lossless format with the fewest tokens; a format that loses data cannot win. */
 function winnerOf(rows: BenchmarkRow[]): FormatName | undefined {
   const ok = rows.filter((r) => r.lossless && isCandidate(r.format));
   if (ok.length === 0) return undefined;

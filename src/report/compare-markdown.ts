@@ -1,10 +1,9 @@
 import type { Comparison, EntryChange, EntryId } from '../compare/compare.js';
-import { tokenizerLabel } from '../tokens/registry.js';
+import { htmlText, mdCode, mdName, mdRow as row } from '../escape/markdown.js';
 import { timingCells, timingTitle } from './compare-table.js';
 import {
   changeText,
   compareView,
-  entryTitle,
   overText,
   pagesText,
   plural,
@@ -12,59 +11,83 @@ import {
   roundTripText,
   runText,
   tolerance,
+  type CompareView,
 } from './compare-view.js';
+import type { RenderOptions } from './exporter.js';
+import { mdTokenizer } from './md-names.js';
+import { tokenizerLabel } from '../tokens/registry.js';
 import { rangeAround, xyBarChart } from './mermaid.js';
+import { int } from './words.js';
 
 /** Rows shown before the rest of a list is folded away: the report should read in seconds. */
 const SHOWN = 10;
 
+/** The most characters GitHub takes in one pull-request comment (its API refuses a longer body). */
+export const GITHUB_COMMENT_LIMIT = 65_536;
+
+/** Charts of more formats than this say nothing at a glance (and a result file can name thousands). */
+const MAX_CHART_FORMATS = 24;
+
 /**
- * `devboy compare --markdown`, for `$GITHUB_STEP_SUMMARY` and PR comments: the verdict, a chart of
- * the change per format, the cells that changed, then each changed row once (tokenizers side by
- * side; long lists folded), timing folded at the end.
+ * `devboy compare --markdown`, for `$GITHUB_STEP_SUMMARY` and PR comments: the verdict, the cells
+ * that changed, then the rows that fail the gate (regressions, lost round trips, missing rows), then
+ * those that do not (improvements, regained round trips, new rows), each list's first rows in view
+ * and the rest folded, timing folded at the end. The whole report stays under `maxChars` (GitHub's
+ * comment limit by default): when it would not, every list is cut to as many rows as fit, and the
+ * report says how many it left out and where the full comparison is (`fullReport`).
  */
-export function compareMarkdown(c: Comparison): string {
+export function compareMarkdown(c: Comparison, options: RenderOptions = {}): string {
+  const limit = options.maxChars ?? GITHUB_COMMENT_LIMIT;
   const v = compareView(c);
-  const out: string[] = ['## devboy compare', ''];
+  const whole = render(c, v, Number.POSITIVE_INFINITY, options);
+  if (whole.length <= limit) return whole;
+  // The length grows with the rows shown: the most rows per list that fit, found by bisection.
+  let lo = 0;
+  let hi = Math.max(v.changed.length, c.regressions.length, c.improvements.length, c.lost_round_trips.length) + 1;
+  hi = Math.max(hi, c.gained_round_trips.length, c.removed.length, c.added.length, c.notes.length, c.timing.per_format.length);
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    if (render(c, v, mid, options).length <= limit) lo = mid;
+    else hi = mid - 1;
+  }
+  const text = render(c, v, lo, options);
+  if (text.length <= limit) return text;
+  // Only a result of absurd size gets here (its verdict and headings alone are over the limit).
+  const cut = text.slice(0, text.lastIndexOf('\n', limit - 400));
+  return `${cut}\n\n${cutNotice(text.length - cut.length, 'characters', options)}\n`;
+}
+
+/** The report with at most `most` rows of every list (Infinity: all of them, long lists folded). */
+function render(c: Comparison, v: CompareView, most: number, options: RenderOptions): string {
+  const out: string[] = ['<!-- devboy compare -->', '## devboy compare', ''];
   out.push(`${c.passed ? '✅' : '❌'} ${boldVerdict(v.verdict)}`);
   out.push(
     '',
-    `Base ${code(runText(c.base))} → head ${code(runText(c.head))}. A row is a dataset at a level in a format; its tokens under each tokenizer are side by side.`,
+    `Base ${runText(c.base, mdCode)} → head ${runText(c.head, mdCode)}. A row is a dataset at a level in a format; its tokens under each tokenizer are side by side.`,
   );
-  if (c.notes.length) out.push('', ...c.notes.map((n) => `- note: ${esc(n)}`));
-
-  if (v.byFormat.length && v.primary) {
-    const percents = v.byFormat.map((f) => f.percent);
-    out.push(
-      '',
-      xyBarChart({
-        title: `${tokenizerLabel(v.primary)} tokens per format, head as % of base, all levels (line = base; above it = more tokens)`,
-        categories: v.byFormat.map((f) => f.format),
-        yLabel: 'head tokens, % of base',
-        values: percents,
-        yRange: rangeAround(100, percents),
-        line: v.byFormat.map(() => 100),
-      }),
-    );
+  if (c.notes.length) {
+    out.push('', ...c.notes.slice(0, most).map((n) => `- note: ${mdCode(n)}`));
+    if (c.notes.length > most) out.push(`- ${cutNotice(c.notes.length - most, 'notes', options)}`);
   }
 
+  const summaryCells = v.changed.slice(0, most);
   out.push('');
   if (v.changed.length === 0) {
     out.push(`### Summary`, '', `No token, page, round-trip or row change in any of the ${v.unchangedCells} format/level cells.`);
   } else {
     out.push(
-      `### Summary: format × level cells that changed (tokens summed over the rows both runs have; ▲N/▼N = rows beyond ±${tolerance(c.max_regression)}; pages under ${v.primary ? tokenizerLabel(v.primary) : '-'})`,
+      `### Summary: format × level cells that changed (tokens summed over the rows both runs have; ▲N/▼N = rows beyond ±${tolerance(c.max_regression)}; pages under ${v.primary ? mdTokenizer(v.primary) : '-'})`,
       '',
     );
     out.push(
-      row(['format', 'level', ...v.tokenizers.map(tokenizerLabel), 'pages', 'round trips', 'rows']),
+      row(['format', 'level', ...v.tokenizers.map(mdTokenizer), 'pages', 'round trips', 'rows']),
       row(['---', '---', ...v.tokenizers.map(() => '---:'), '---:', '---', '---']),
     );
-    for (const cell of v.changed) {
+    for (const cell of summaryCells) {
       out.push(
         row([
-          cell.format,
-          cell.level,
+          mdName(cell.format),
+          mdName(cell.level),
           ...v.tokenizers.map((tk) => {
             const x = cell.byTokenizer.get(tk);
             if (!x) return '';
@@ -77,82 +100,115 @@ export function compareMarkdown(c: Comparison): string {
         ]),
       );
     }
+    if (v.changed.length > summaryCells.length) out.push('', cutNotice(v.changed.length - summaryCells.length, 'changed cells', options));
     if (v.unchangedCells) out.push('', `${plural(v.unchangedCells, 'other format/level cell')} unchanged.`);
+  }
+
+  if (v.byFormat.length && v.primary && v.byFormat.length <= MAX_CHART_FORMATS) {
+    const percents = v.byFormat.map((f) => f.percent);
+    out.push(
+      '',
+      xyBarChart({
+        title: `${tokenizerLabel(v.primary)} tokens per format, head as % of base, all levels (line = base, above it = more tokens)`,
+        categories: v.byFormat.map((f) => f.format),
+        yLabel: 'head tokens, % of base',
+        values: percents,
+        yRange: rangeAround(100, percents),
+        line: v.byFormat.map(() => 100),
+      }),
+    );
   }
 
   const entries = (title: string, list: EntryChange[]) => {
     if (list.length === 0) return;
     out.push('', `### ${title} (${plural(list.length, 'row')})`, '');
     const head = [
-      row(['dataset', 'level', 'format', ...v.tokenizers.map(tokenizerLabel)]),
+      row(['dataset', 'level', 'format', ...v.tokenizers.map(mdTokenizer)]),
       row(['---', '---', '---', ...v.tokenizers.map(() => '---:')]),
     ];
-    const lines = list.map((e) => row([esc(entryTitle(e)), e.level, e.format, ...v.tokenizers.map((tk) => changeText(e.tokens[tk]))]));
-    out.push(...folded(head, lines));
+    const lines = list
+      .slice(0, most)
+      .map((e) => row([mdEntryTitle(e), mdName(e.level), mdName(e.format), ...v.tokenizers.map((tk) => changeText(e.tokens[tk]))]));
+    out.push(...folded(head, lines, list.length, options));
   };
-  entries(`Regressions: tokens grew more than ${tolerance(c.max_regression)}`, c.regressions);
-  entries(`Improvements: tokens shrank more than ${tolerance(c.max_regression)}`, c.improvements);
-
   const listed = (title: string, list: (EntryId & { reason?: string; tokenizers?: string[] })[], last: 'reason' | 'tokenizers') => {
     if (list.length === 0) return;
     out.push('', `### ${title} (${plural(list.length, 'row')})`, '');
     const head = [row(['dataset', 'level', 'format', last]), row(['---', '---', '---', '---'])];
-    const lines = list.map((e) =>
-      row([esc(entryTitle(e)), e.level, e.format, esc(last === 'reason' ? (e.reason ?? '') : (e.tokenizers ?? []).join(', '))]),
-    );
-    out.push(...folded(head, lines));
+    const lines = list
+      .slice(0, most)
+      .map((e) =>
+        row([
+          mdEntryTitle(e),
+          mdName(e.level),
+          mdName(e.format),
+          last === 'reason' ? mdCode(e.reason ?? '') : (e.tokenizers ?? []).map(mdTokenizer).join(', '),
+        ]),
+      );
+    out.push(...folded(head, lines, list.length, options));
   };
+  // What fails the gate first, then what does not.
+  entries(`Regressions: tokens grew more than ${tolerance(c.max_regression)}`, c.regressions);
   listed('Stopped round-tripping', c.lost_round_trips, 'reason');
-  listed('Round-trip now', c.gained_round_trips, 'reason');
   listed('Missing from the head', c.removed, 'tokenizers');
+  entries(`Improvements: tokens shrank more than ${tolerance(c.max_regression)}`, c.improvements);
+  listed('Round-trip now', c.gained_round_trips, 'reason');
   listed('New in the head', c.added, 'tokenizers');
 
-  out.push('', `<details><summary>${esc(timingTitle(c))}</summary>`, '');
+  out.push('', `<details><summary>${htmlText(timingTitle(c), Number.POSITIVE_INFINITY)}</summary>`, '');
   if (c.timing.per_format.length) {
     out.push(
       row(['format', 'op', 'base', '', 'head', '', 'change', 'rows outside spread', '']),
       row(['---', '---', '---:', '---:', '---:', '---:', '---:', '---', '---']),
     );
-    for (const x of c.timing.per_format) {
+    for (const x of c.timing.per_format.slice(0, most)) {
       const cells = timingCells(x);
+      cells[0] = mdName(x.format);
       if (x.flag) cells[8] = `**${x.flag}**`;
       out.push(row(cells));
     }
+    if (c.timing.per_format.length > most) out.push('', cutNotice(c.timing.per_format.length - most, 'timings', options));
   }
   out.push('', '</details>', '');
   return out.join('\n');
 }
 
-/** The first rows of a table in view, the rest in a folded copy of it. */
-function folded(head: string[], lines: string[]): string[] {
-  if (lines.length <= SHOWN) return [...head, ...lines];
+/** The first rows of a table in view, the rest in a folded copy of it; rows beyond `lines` were cut for size. */
+function folded(head: string[], lines: string[], total: number, options: RenderOptions): string[] {
+  const cut = total - lines.length;
+  const notice = cut > 0 ? ['', cutNotice(cut, 'rows', options)] : [];
+  if (lines.length <= SHOWN) return [...head, ...lines, ...notice];
   return [
     ...head,
     ...lines.slice(0, SHOWN),
     '',
-    `<details><summary>${lines.length - SHOWN} more</summary>`,
+    `<details><summary>${int(lines.length - SHOWN)} more</summary>`,
     '',
     ...head,
     ...lines.slice(SHOWN),
     '',
     '</details>',
+    ...notice,
   ];
+}
+
+/** What a report cut for size says where the cut was: how much is missing and where it is. */
+function cutNotice(count: number, what: string, options: RenderOptions): string {
+  const where = options.fullReport
+    ? /^https?:\/\/[^\s<>()[\]`]+$/.test(options.fullReport)
+      ? `<${options.fullReport}>`
+      : mdCode(options.fullReport)
+    : '`devboy compare BASE HEAD --json` (or the table without `--markdown`) lists every one';
+  return `… ${int(count)} more ${what} not shown, to keep this report under GitHub's ${int(GITHUB_COMMENT_LIMIT)}-character comment limit; the full comparison: ${where}.`;
+}
+
+/** `github` names print bare, project and request in code spans: each part from data in its own. */
+function mdEntryTitle(e: EntryId): string {
+  return `${mdName(e.provider)} ${mdCode(e.project)} ${mdName(e.dataset)}: ${mdCode(e.label)}`;
 }
 
 function boldVerdict(verdict: string): string {
   const m = /^(PASSED|FAILED): (.*)$/.exec(verdict);
-  if (!m) return esc(verdict);
-  return `**${m[1] === 'PASSED' ? 'Passed' : 'Failed'}**: ${esc(m[2]!)}`;
-}
-
-function code(text: string): string {
-  return `\`${text.replace(/`/g, "'")}\``;
-}
-
-function row(cells: string[]): string {
-  return `| ${cells.join(' | ')} |`;
-}
-
-function esc(text: string): string {
-  return text.replace(/\|/g, '\\|').replace(/</g, '&lt;');
+  if (!m) return verdict;
+  return `**${m[1] === 'PASSED' ? 'Passed' : 'Failed'}**: ${m[2]!}`;
 }

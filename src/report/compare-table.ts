@@ -1,8 +1,10 @@
-import Table from 'cli-table3';
 import { tokenizerLabel } from '../tokens/registry.js';
 import type { Comparison, EntryChange, EntryId } from '../compare/compare.js';
 import type { TimingChange } from '../compare/timing.js';
-import { msSpread, ratio } from './benchmark-summary.js';
+import { terminalText as t } from '../escape/terminal.js';
+import type { RenderOptions } from './exporter.js';
+import { figureText } from './speed-view.js';
+import { DEFAULT_WIDTH, renderTable, wrapText, type TextTable } from './text-table.js';
 import {
   changeText,
   compareView,
@@ -22,78 +24,82 @@ import {
  * compared with what, the format x level cells that changed, then every changed row once with its
  * tokenizers side by side, then timing (informational). Figures first, long dataset names last.
  */
-export function compareTable(c: Comparison): string {
+export function compareTable(c: Comparison, options: RenderOptions = {}): string {
+  const width = options.width ?? DEFAULT_WIDTH;
   const v = compareView(c);
-  const out: string[] = [`devboy compare: ${runText(c.base)} -> ${runText(c.head)}`, v.verdict];
-  for (const n of c.notes) out.push(`note: ${n}`);
+  const tk = (name: string) => t(tokenizerLabel(name));
+  const out: string[] = [];
+  const para = (text: string) => out.push(...wrapText(text, width));
+  const table = (tbl: TextTable) => out.push(renderTable(tbl, width));
+  // Whole lines, however wide: file paths do not fold, and logs are searched for the verdict.
+  out.push(`devboy compare: ${runText(c.base, t)} -> ${runText(c.head, t)}`, v.verdict);
+  for (const n of c.notes) para(`note: ${t(n)}`);
 
   out.push('');
   if (v.changed.length === 0) {
-    out.push(`Summary: no token, page, round-trip or row change in any of the ${v.unchangedCells} format/level cells.`);
+    para(`Summary: no token, page, round-trip or row change in any of the ${v.unchangedCells} format/level cells.`);
   } else {
-    out.push(
-      `Summary: format x level cells that changed (tokens summed over the rows both runs have; ▲N/▼N = rows beyond ±${tolerance(c.max_regression)}; pages under ${v.primary ? tokenizerLabel(v.primary) : '-'})`,
+    para(
+      `Summary: format x level cells that changed (tokens summed over the rows both runs have; ▲N/▼N = rows beyond ±${tolerance(c.max_regression)}; pages under ${v.primary ? tk(v.primary) : '-'})`,
     );
-    const t = new Table({
-      head: ['format', 'level', ...v.tokenizers.flatMap((tk) => [tokenizerLabel(tk), '']), 'pages', 'round trips', 'rows'],
-      style: { head: [], border: [], 'padding-left': 0, 'padding-right': 2 },
-      chars: BORDERLESS,
-    });
-    for (const cell of v.changed) {
-      t.push([
-        cell.format,
-        cell.level,
-        ...v.tokenizers.flatMap((tk) => {
-          const x = cell.byTokenizer.get(tk);
+    table({
+      head: ['format', 'level', ...v.tokenizers.flatMap((name) => [tk(name), '']), 'pages', 'round trips', 'rows'],
+      rows: v.changed.map((cell) => [
+        t(cell.format),
+        t(cell.level),
+        ...v.tokenizers.flatMap((name) => {
+          const x = cell.byTokenizer.get(name);
           return [x ? changeText(x.tokens, '->') : '', overText(x)];
         }),
         pagesText(cell.pages, '->'),
         roundTripText(cell),
         rowsText(cell),
-      ]);
-    }
-    out.push(t.toString());
+      ]),
+    });
     if (v.unchangedCells) out.push(`(${plural(v.unchangedCells, 'format/level cell')} unchanged)`);
   }
 
   const entries = (title: string, list: EntryChange[]) => {
     if (list.length === 0) return;
-    out.push('', `${title} (${plural(list.length, 'row')}; tokens base -> head under each tokenizer)`);
-    const t = new Table({
-      head: ['level', 'format', ...v.tokenizers.map(tokenizerLabel), 'dataset'],
-      style: { head: [], border: [], 'padding-left': 0, 'padding-right': 2 },
-      chars: BORDERLESS,
+    out.push('');
+    para(`${title} (${plural(list.length, 'row')}; tokens base -> head under each tokenizer)`);
+    table({
+      head: ['level', 'format', ...v.tokenizers.map(tk), 'dataset'],
+      overflowLast: true,
+      rows: list.map((e) => [t(e.level), t(e.format), ...v.tokenizers.map((name) => changeText(e.tokens[name], '->')), entryTitle(e, t)]),
     });
-    for (const e of list) t.push([e.level, e.format, ...v.tokenizers.map((tk) => changeText(e.tokens[tk], '->')), entryTitle(e)]);
-    out.push(t.toString());
   };
-  entries(`Regressions: grew more than ${tolerance(c.max_regression)}`, c.regressions);
-  entries(`Improvements: shrank more than ${tolerance(c.max_regression)}`, c.improvements);
-
   const listed = (title: string, list: (EntryId & { reason?: string; tokenizers?: string[] })[]) => {
     if (list.length === 0) return;
-    out.push('', `${title} (${plural(list.length, 'row')})`);
+    out.push('');
+    para(`${title} (${plural(list.length, 'row')})`);
+    // One row a line, however wide, as in the tables above: a log is searched for a dataset's name.
     for (const e of list)
       out.push(
-        `  ${e.level} ${e.format} ${entryTitle(e)}${e.reason ? `: ${e.reason}` : ''}${e.tokenizers ? ` [${e.tokenizers.join(', ')}]` : ''}`,
+        `  ${t(e.level)} ${t(e.format)} ${entryTitle(e, t)}${e.reason ? `: ${t(e.reason)}` : ''}${e.tokenizers ? ` [${e.tokenizers.map(tk).join(', ')}]` : ''}`,
       );
   };
+  // What fails the gate first, then what does not.
+  entries(`Regressions: grew more than ${tolerance(c.max_regression)}`, c.regressions);
   listed('Stopped round-tripping', c.lost_round_trips);
-  listed('Round-trip now', c.gained_round_trips);
   listed('Missing from the head', c.removed);
+  entries(`Improvements: shrank more than ${tolerance(c.max_regression)}`, c.improvements);
+  listed('Round-trip now', c.gained_round_trips);
   listed('New in the head', c.added);
 
-  out.push('', timingTitle(c));
+  out.push('');
+  para(timingTitle(c));
   if (c.timing.per_format.length) {
-    const t = new Table({
+    table({
       head: ['format', 'op', 'base', '', 'head', '', 'change', 'rows outside spread', ''],
-      style: { head: [], border: [], 'padding-left': 0, 'padding-right': 2 },
-      chars: BORDERLESS,
+      rows: c.timing.per_format.map((x) => {
+        const cells = timingCells(x);
+        cells[0] = t(x.format);
+        return cells;
+      }),
     });
-    for (const x of c.timing.per_format) t.push(timingCells(x));
-    out.push(t.toString());
   }
-  // Borderless tables pad their last column; trailing blanks only get in the way of a log.
+  // Tables pad their last column; trailing blanks only get in the way of a log.
   return `${out.join('\n').replace(/[ \t]+$/gm, '')}\n`;
 }
 
@@ -102,9 +108,9 @@ export function timingTitle(c: Comparison): string {
   if (!t.tokenizer || t.rows_compared === 0) return 'Timing: nothing to compare.';
   const flagged = t.per_format.filter((x) => x.flag).length;
   return (
-    `Timing (informational, never fails the gate): ${flagged} of ${t.per_format.length} format timings flagged (rows holding most of their time outside both runs' spreads); ` +
+    `Timing (informational, never fails the gate): ${flagged} of ${t.per_format.length} format timings flagged (the rows holding most of their time moved outside both runs' spreads, the same way as the total); ` +
     `${t.rows_slower} of ${t.rows_compared} rows slower, ${t.rows_faster} faster outside their spreads. ` +
-    `Sums of per-call medians over the rows both runs have, [sum of fastest-sum of slowest runs], ×N = time / json-compact's in the same run.`
+    `Sums of per-call medians over the rows both runs have (sums of the fastest … slowest runs), ×N = time / json-compact's in the same run.`
   );
 }
 
@@ -112,33 +118,16 @@ export function timingCells(x: TimingChange): string[] {
   return [
     x.format,
     x.op,
-    msSpread(x.base.median_ms, x.base.spread_ms),
-    ratio(x.base.vs_json_compact),
-    msSpread(x.head.median_ms, x.head.spread_ms),
-    ratio(x.head.vs_json_compact),
+    figureText(x.base),
+    ratioOnly(x.base.vs_json_compact),
+    figureText(x.head),
+    ratioOnly(x.head.vs_json_compact),
     signedPct(x.change),
     `${x.rows_slower} slower, ${x.rows_faster} faster of ${x.rows}`,
     x.flag ?? '',
   ];
 }
 
-/** Rows of figures read better aligned under one header line than boxed. */
-const BORDERLESS = Object.fromEntries(
-  [
-    'top',
-    'top-mid',
-    'top-left',
-    'top-right',
-    'bottom',
-    'bottom-mid',
-    'bottom-left',
-    'bottom-right',
-    'left',
-    'left-mid',
-    'mid',
-    'mid-mid',
-    'right',
-    'right-mid',
-    'middle',
-  ].map((k) => [k, '']),
-);
+function ratioOnly(r: number | null): string {
+  return r === null ? '' : `×${r.toFixed(2)}`;
+}

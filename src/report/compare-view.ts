@@ -102,20 +102,27 @@ function verdictOf(c: Comparison): string {
   return `${head}${good.length ? `; ${good.join(', ')}` : ''} (${int(n.entries_compared)} rows compared under ${plural(c.head.tokenizers.filter((t) => c.base.tokenizers.includes(t)).length, 'tokenizer')}${n.out_of_scope ? `, ${int(n.out_of_scope)} base rows outside the head's scope` : ''}).`;
 }
 
-/** `results/baseline.json (devboy 0.1.0, embedded corpus, 93 datasets, 3,720 rows)` */
-export function runText(r: RunInfo): string {
+/**
+ * `results/baseline.json (devboy 0.1.0, embedded corpus, 93 datasets, 3,720 rows)`. `data` escapes
+ * the strings a result file holds (file name, version, corpus path, provider, target) for the sink.
+ */
+export function runText(r: RunInfo, data: (text: string) => string = (t) => t): string {
   const src =
     r.source.kind === 'corpus'
       ? r.source.corpus === EMBEDDED_CORPUS_LABEL
         ? 'embedded corpus'
-        : `corpus ${r.source.corpus ?? ''}`
-      : `live ${r.source.provider ?? ''}`;
-  const narrowed = [r.source.kind === 'corpus' ? r.source.provider : undefined, r.source.target].filter(Boolean).join('/');
-  return `${r.file} (devboy ${r.devboy}, ${src.trim()}${narrowed ? ` ${narrowed}` : ''}${r.merged_parts ? `, merged from ${r.merged_parts} parts` : ''}, ${int(r.datasets)} datasets, ${int(r.rows)} rows)`;
+        : `corpus ${data(r.source.corpus ?? '')}`
+      : `live ${data(r.source.provider ?? '')}`;
+  const narrowed = [r.source.kind === 'corpus' ? r.source.provider : undefined, r.source.target]
+    .filter((x): x is string => Boolean(x))
+    .map(data)
+    .join('/');
+  return `${data(r.file)} (devboy ${data(r.devboy)}, ${src.trim()}${narrowed ? ` ${narrowed}` : ''}${r.merged_parts ? `, merged from ${r.merged_parts} parts` : ''}, ${int(r.datasets)} datasets, ${int(r.rows)} rows)`;
 }
 
-export function entryTitle(e: EntryId): string {
-  return `${e.provider} ${e.project} ${e.dataset}: ${e.label}`;
+/** `github owner__repo issues: GET /...`; `data` escapes each part for the sink. */
+export function entryTitle(e: EntryId, data: (text: string) => string = (t) => t): string {
+  return `${data(e.provider)} ${data(e.project)} ${data(e.dataset)}: ${data(e.label)}`;
 }
 
 /** `4,568 -> 4,809 (+5.3%)`, or `= 4,568` when nothing moved. */

@@ -1,13 +1,14 @@
 import type { CorpusListing } from '../providers/corpus-list.js';
 import { skippedText } from '../replay/corpus.js';
 import { plural } from './words.js';
+import { terminalText as t } from '../escape/terminal.js';
 
 /** `devboy benchmark --list`: providers, projects and the datasets a run would measure, one line each. */
 export function corpusListText(listing: CorpusListing, name: string): string {
   const projects = listing.providers.flatMap((p) => p.projects);
   const datasets = projects.flatMap((p) => p.datasets);
   const lines = [
-    `${name}: ${plural(listing.providers.length, 'provider')}, ${plural(projects.length, 'project')}, ${plural(datasets.length, 'planned dataset')} (a run leaves out those that turn out empty; from ${plural(
+    `${t(name)}: ${plural(listing.providers.length, 'provider')}, ${plural(projects.length, 'project')}, ${plural(datasets.length, 'planned dataset')} (a run leaves out those that turn out empty; from ${plural(
       projects.reduce((n, p) => n + p.recordings, 0),
       'recording',
     )})`,
@@ -15,13 +16,13 @@ export function corpusListText(listing: CorpusListing, name: string): string {
   for (const p of listing.providers) {
     lines.push(p.provider);
     for (const project of p.projects) {
-      lines.push(`  ${project.project}  (${plural(project.recordings, 'recording')}, ${plural(project.datasets.length, 'dataset')})`);
-      for (const d of project.datasets) lines.push(`    ${d.kind.padEnd(15)} ${d.label}`);
+      lines.push(`  ${t(project.project)}  (${plural(project.recordings, 'recording')}, ${plural(project.datasets.length, 'dataset')})`);
+      for (const d of project.datasets) lines.push(`    ${t(d.kind).padEnd(15)} ${t(d.label)}`);
     }
   }
   if (listing.skipped.length) {
     lines.push(`skipped: ${plural(listing.skipped.length, 'recording')} that cannot be read`);
-    for (const s of listing.skipped) lines.push(`  ${skippedText(s)}`);
+    for (const s of listing.skipped) lines.push(`  ${t(skippedText(s))}`);
   }
   return `${lines.join('\n')}\n`;
 }

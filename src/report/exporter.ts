@@ -12,6 +12,12 @@ export interface RenderOptions {
   color?: boolean;
   /** Every dataset and every lossy cell, not only the summary (the table's `--details`). */
   details?: boolean;
+  /** Columns the terminal has (tables fold to fit); `--details` tables may be wider. */
+  width?: number;
+  /** The most characters a Markdown comparison may take (default: GitHub's comment limit, 65,536). */
+  maxChars?: number;
+  /** Where the full comparison is when the Markdown one had to be cut (a CI run's URL, an artifact's name). */
+  fullReport?: string;
 }
 
 /**

@@ -19,13 +19,15 @@ export const EXPORTERS: Record<ExporterName, Exporter> = {
     name: 'table',
     description: 'aligned text for a terminal',
     extension: '.txt',
-    render: ({ result, comparison }, options) => `${benchmarkTable(result, options)}\n${comparison ? `\n${compareTable(comparison)}` : ''}`,
+    render: ({ result, comparison }, options) =>
+      `${benchmarkTable(result, options)}\n${comparison ? `\n${compareTable(comparison, options)}` : ''}`,
   },
   markdown: {
     name: 'markdown',
     description: 'Markdown for CI job summaries and PR comments, with Mermaid charts',
     extension: '.md',
-    render: ({ result, comparison }) => `${benchmarkMarkdown(result)}${comparison ? `\n${compareMarkdown(comparison)}` : ''}`,
+    render: ({ result, comparison }, options) =>
+      `${benchmarkMarkdown(result)}${comparison ? `\n${compareMarkdown(comparison, options)}` : ''}`,
   },
   json: {
     name: 'json',
@@ -48,12 +50,12 @@ export type CompareExporterName = 'table' | 'markdown' | 'json';
 
 /** Every exporter of comparisons (`devboy compare`, `benchmark --baseline`), by name; golden files too. */
 export const COMPARE_EXPORTERS: Record<CompareExporterName, Exporter<Comparison>> = {
-  table: { name: 'table', description: 'aligned text for a terminal', extension: '.txt', render: (c) => compareTable(c) },
+  table: { name: 'table', description: 'aligned text for a terminal', extension: '.txt', render: (c, options) => compareTable(c, options) },
   markdown: {
     name: 'markdown',
     description: 'Markdown for $GITHUB_STEP_SUMMARY and PR comments, with a Mermaid chart',
     extension: '.md',
-    render: (c) => compareMarkdown(c),
+    render: (c, options) => compareMarkdown(c, options),
   },
   json: {
     name: 'json',

@@ -32,6 +32,12 @@ export function lossLines(s: BenchmarkSummary): string[] {
   ];
 }
 
+/** `, 41.2% lost`: the share of values a lossy cell of the totals lost, when the result records it. */
+export function lostShare(s: BenchmarkSummary, format: string, level: string): string {
+  const l = s.losses.find((x) => x.format === format && x.level === level);
+  return l && l.values > 0 ? `, ${percent(l.lost / l.values)} lost` : '';
+}
+
 /** `3 of 93 datasets, 41.2% of 12,345 values` */
 export function lossCell(l: LossView): string {
   // Results written before the loss report have no value counts: say so rather than claim 0%.

@@ -4,6 +4,8 @@
  * here are single-series bar charts with an explicit y range (plus, for changes, a reference line).
  * test/report-mermaid.test.ts checks every chart with Mermaid's own parser.
  */
+import { mermaidString as quote } from '../escape/mermaid.js';
+
 export interface BarChart {
   title: string;
   categories: readonly string[];
@@ -27,7 +29,7 @@ export function xyBarChart(chart: BarChart): string {
     '---',
     'xychart-beta',
     `  title ${quote(chart.title)}`,
-    `  x-axis [${chart.categories.map(quote).join(', ')}]`,
+    `  x-axis [${chart.categories.map((c) => quote(c)).join(', ')}]`,
     `  y-axis ${quote(chart.yLabel)} ${num(chart.yRange[0])} --> ${num(chart.yRange[1])}`,
     `  bar [${chart.values.map(num).join(', ')}]`,
   ];
@@ -49,11 +51,6 @@ export function rangeAround(center: number, values: readonly number[]): [number,
   const reach = Math.max(1, ...values.map((v) => Math.abs(v - center) * 1.25));
   const pad = Math.ceil(reach);
   return [center - pad, center + pad];
-}
-
-/** Mermaid's chart strings have no escapes: a quote would end the string, a newline the statement. */
-function quote(text: string): string {
-  return `"${text.replace(/"/g, "'").replace(/[\r\n;]+/g, ' ')}"`;
 }
 
 /** Plain decimals: Mermaid's number token has no exponent. */

@@ -1,4 +1,3 @@
-import Table from 'cli-table3';
 import { isCandidate } from '../formats/info.js';
 import { lossSummary } from '../formats/loss.js';
 import type { FormatName } from '../formats/types.js';
@@ -6,65 +5,73 @@ import type { Recommendation, StatsResult, StatsRow } from '../stats/stats.js';
 import { ms, pct } from './benchmark-summary.js';
 import { tokenizerLabel } from '../tokens/registry.js';
 import { fewerOrMore, int, plural } from './words.js';
-
-const COMPACT = { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' };
+import { terminalText as t } from '../escape/terminal.js';
+import { DEFAULT_WIDTH, renderTable, wrapText, type TextTable } from './text-table.js';
 
 /**
  * `devboy stats` as text: the recommendation first, then every level x tokenizer against every
  * format (tokens, change vs the baseline, pages), bytes, speed, and what did not round-trip.
  */
-export function statsTable(s: StatsResult): string {
+export function statsTable(s: StatsResult, width = DEFAULT_WIDTH): string {
   const { input, settings } = s;
   const holds = input.shape ? `${input.shape}, ${plural(input.items ?? 0, 'item')}` : undefined;
   const what =
     input.measured === 'items'
       ? `${holds}: the provider items alone (--items), not the whole input`
-      : `the whole input as given (${holds ? `it holds ${holds}; --items measures them alone` : (input.note ?? 'not a provider response')})`;
+      : `the whole input as given (${holds ? `it holds ${holds}; --items measures them alone` : t(input.note ?? 'not a provider response')})`;
   const out = [
-    `devboy stats: ${input.file} (${input.format}, ${int(input.bytes)} bytes): ${what}`,
+    `devboy stats: ${t(input.file)} (${input.format}, ${int(input.bytes)} bytes): ${what}`,
     `tokenizers: ${s.tokenizers.map((t) => `${t.name} (${t.implementation})`).join('; ')}`,
     '',
     recommendationText(s.recommendation),
     '',
-    `Tokens; change vs ${settings.savings_baseline} (same level and tokenizer); pages at ${int(settings.budget)} tokens of that tokenizer; * = fewest tokens among lossless formats; ✗ = not lossless`,
+    `Tokens; change vs ${settings.savings_baseline} (same level and tokenizer); pages at ${int(settings.budget)} tokens of that tokenizer below; * = fewest tokens among lossless formats; ✗ = not lossless`,
   ];
   const formats = settings.formats;
-  const table = new Table({ head: ['level', 'tokenizer', ...formats], style: { head: [], border: [] }, chars: COMPACT });
+  const table: TextTable = { head: ['level', 'tokenizer', ...formats], rows: [] };
   for (const level of settings.levels) {
     for (const [i, t] of s.tokenizers.entries()) {
       const rows = formats.map((f) => cell(s.rows, level, f, t.name));
-      const best = winner(rows);
-      table.push([
+      const best = winner(rows.filter((r): r is StatsRow => r !== undefined));
+      table.rows.push([
         i === 0 ? level : '',
         t.estimate ? `${t.name} (est.)` : tokenizerLabel(t.name),
         ...rows.map((r) => {
-          const text = `${int(r.tokens)} ${pct(r.saving)} ${r.pages === null ? '-' : `${int(r.pages)}p`}${r.lossless ? '' : ' ✗'}`;
+          if (!r) return NOT_MEASURED;
+          const text = `${int(r.tokens)} ${pct(r.saving)}${r.lossless ? '' : ' ✗'}`;
           return r.format === best ? `${text} *` : text;
         }),
       ]);
+      // Pages on a row of their own: a cell of tokens, change and pages would not fit 100 columns.
+      table.rows.push(['', '  pages', ...rows.map((r) => (!r || r.pages === null ? '-' : int(r.pages)))]);
     }
-    table.push(['', 'bytes', ...formats.map((f) => int(cell(s.rows, level, f, s.tokenizers[0]!.name).bytes))]);
+    table.rows.push(['', 'bytes', ...formats.map((f) => bytesOf(cell(s.rows, level, f, s.tokenizers[0]!.name)))]);
   }
-  out.push(table.toString());
+  out.push(renderTable(table, width));
 
   out.push(...familyLines(s));
 
   const raw = s.tokenizers[0]!.name;
   out.push('', `Speed at level raw: per-call median of ${plural(settings.runs, 'run')} [fastest-slowest]`);
-  const speed = new Table({ head: ['format', 'encode', 'decode'], style: { head: [], border: [] }, chars: COMPACT });
+  const speed: TextTable = { head: ['format', 'encode', 'decode'], rows: [] };
   for (const f of formats) {
     const r = cell(s.rows, 'raw', f, raw);
-    speed.push([f, spread(r.encode), spread(r.decode)]);
+    speed.rows.push(r ? [f, spread(r.encode), spread(r.decode)] : [f, NOT_MEASURED, NOT_MEASURED]);
   }
-  out.push(speed.toString());
+  out.push(renderTable(speed, width));
 
   const lossy = s.rows.filter((r) => !r.lossless && r.tokenizer === raw);
   if (lossy.length) {
     out.push('', `Not lossless: ${plural(lossy.length, 'level/format cell')}`);
     for (const r of lossy)
-      out.push(`  ${r.level} ${r.format}: ${r.loss ? `${lossSummary(r.loss)}; first: ` : ''}${r.reason ?? 'does not round-trip'}`);
+      out.push(`  ${r.level} ${r.format}: ${t(`${r.loss ? `${lossSummary(r.loss)}; first: ` : ''}${r.reason ?? 'does not round-trip'}`)}`);
   }
-  return `${out.join('\n')}\n`;
+  if (s.unmeasured.length) {
+    out.push('', `Not measured: ${plural(s.unmeasured.length, 'level/format cell')}`);
+    for (const u of s.unmeasured) out.push(`  ${u.level} ${u.format}: ${t(u.reason)}`);
+  }
+  // The first lines (the input and the recommendation) stay whole; the headings below fold.
+  return `${out.flatMap((l, i) => (i < 4 || l.includes('\n') ? [l] : wrapText(l, width))).join('\n')}\n`;
 }
 
 /**
@@ -113,8 +120,15 @@ export function recommendationText(r: Recommendation): string {
   return parts.join('; ');
 }
 
-function cell(rows: readonly StatsRow[], level: string, format: FormatName, tokenizer: string): StatsRow {
-  return rows.find((r) => r.level === level && r.format === format && r.tokenizer === tokenizer)!;
+/** The row of a cell; none when the format cannot write the value (listed under "Not measured"). */
+function cell(rows: readonly StatsRow[], level: string, format: FormatName, tokenizer: string): StatsRow | undefined {
+  return rows.find((r) => r.level === level && r.format === format && r.tokenizer === tokenizer);
+}
+
+const NOT_MEASURED = 'not measured';
+
+function bytesOf(row: StatsRow | undefined): string {
+  return row ? int(row.bytes) : '-';
 }
 
 function winner(rows: readonly StatsRow[]): FormatName | undefined {

@@ -100,6 +100,8 @@ export interface StatsResult {
   settings: { budget: number; runs: number; savings_baseline: MeasuredBaseline; levels: Level[]; formats: FormatName[] };
   tokenizers: { name: TokenizerName; estimate: boolean; implementation: string }[];
   rows: StatsRow[];
+  /** Formats that cannot write the value at a level (e.g. a lone surrogate in TOON or GCF): no row, a reason. */
+  unmeasured: { level: Level; format: FormatName; reason: string }[];
   recommendation: Recommendation;
   /** Per level: the fewest-token lossless format under each tokenizer, and whether real tokenizers disagree. */
   winner_by_tokenizer: WinnerEntry[];
@@ -137,8 +139,14 @@ export async function computeStats(req: StatsRequest): Promise<StatsResult> {
   const tokenizers = await Promise.all(req.tokenizers.map((n) => loadTokenizer(n)));
   const caches = new Map(tokenizers.map((t) => [t.name, new TokenCache(t)]));
   const rows: StatsRow[] = [];
+  const unmeasured: StatsResult['unmeasured'] = [];
   for (const lv of levels) {
-    const encoded = formats.map((f) => measureOrExplain(f, lv.value, req.runs, req.input.name));
+    const encoded: Encoded[] = [];
+    for (const f of formats) {
+      const e = measureOrExplain(f, lv.value, req.runs);
+      if ('cannot' in e) unmeasured.push({ level: lv.level, format: f.name, reason: e.cannot });
+      else encoded.push(e);
+    }
     for (const tokenizer of tokenizers) {
       const { count } = caches.get(tokenizer.name)!;
       const baselineTokens = count(encoded.find((e) => e.format.name === baselineFormatOf(req.savingsBaseline))!.text);
@@ -191,6 +199,7 @@ export async function computeStats(req: StatsRequest): Promise<StatsResult> {
     },
     tokenizers: tokenizers.map((t) => ({ name: t.name, estimate: t.estimate, implementation: tokenizerImplementation(t.name) })),
     rows,
+    unmeasured,
     recommendation: repaid
       ? { ...recommendation, break_even: { explainer_tokens: repaid.explainer_tokens, results: repaid.break_even } }
       : recommendation,
@@ -237,14 +246,16 @@ function recognise(value: JsonValue, file: string): { read: ResponseItems } | { 
   }
 }
 
-/** A format that cannot encode the value (e.g. a lone surrogate) fails the command with the format and file named. */
-function measureOrExplain(format: Encoded['format'], value: JsonValue, runs: number, file: string): Encoded {
+/**
+ * One format's encoding of the value, timed; or, when it cannot write it (a lone surrogate in TOON or
+ * GCF), why: `convert --to auto` passes over such a format, and stats lists it instead of failing.
+ */
+function measureOrExplain(format: Encoded['format'], value: JsonValue, runs: number): Encoded | { cannot: string } {
   try {
     // One input: exactly --runs timed runs (no time budget).
     return measureEncoding(format, value, { maxRuns: runs, budgetMs: 0 });
   } catch (err) {
-    if (err instanceof DataError) throw err.inFile(file);
-    throw new DataError(`cannot encode as ${format.name}: ${(err as Error).message}`, { file });
+    return { cannot: `cannot encode as ${format.name}: ${(err as Error).message}` };
   }
 }
 

@@ -1,5 +1,6 @@
 import { fewerOrMore, plural } from '../report/words.js';
 import { tokenizerLabel } from '../tokens/registry.js';
+import { displayWidth, terminalText } from '../escape/terminal.js';
 import type { CallReport, TranscriptReport } from './playback.js';
 
 /** The human-readable report: every token figure names its tokenizer, every saving its baseline. */
@@ -8,32 +9,35 @@ export function transcriptReportText(r: TranscriptReport, source: { name: string
   const rows = r.per_call.map((c, i) => [
     String(i + 1),
     c.line === null ? '-' : String(c.line),
-    clip(c.tool, 28),
+    terminalText(c.tool, 28),
     outcome(c),
     group(c.tokens),
     group(c.baseline_tokens),
   ]);
   const head = ['#', 'line', 'tool', 'sent as', `tokens`, `baseline`];
-  const widths = head.map((h, col) => Math.max(h.length, ...rows.map((row) => row[col]!.length)));
+  const widths = head.map((h, col) => Math.max(displayWidth(h), ...rows.map((row) => displayWidth(row[col]!))));
   const align = (row: string[]) =>
     row
-      .map((cell, col) => (col >= 4 ? cell.padStart(widths[col]!) : cell.padEnd(widths[col]!)))
+      .map((cell, col) => {
+        const fill = ' '.repeat(Math.max(0, widths[col]! - displayWidth(cell)));
+        return col >= 4 ? fill + cell : cell + fill;
+      })
       .join('  ')
       .trimEnd();
   const sentInFull = r.calls - r.hits;
   const lines = [
-    `session ${source.name} (${source.kind}): ${plural(r.calls, 'call')}, ${plural(r.boundaries, 'boundary', 'boundaries')}; format ${r.format}; ${tk}; baseline ${r.baseline}`,
+    `session ${terminalText(source.name)} (${source.kind}): ${plural(r.calls, 'call')}, ${plural(r.boundaries, 'boundary', 'boundaries')}; format ${r.format}; ${tk}; baseline ${r.baseline}`,
     `ids: ${r.settings.id}; bodies under ${r.settings.min_bytes} bytes get none; last ${r.settings.lru_size} bodies referable`,
     '',
     align(head),
     ...rows.map(align),
     '',
-    `calls ${r.calls}, hits ${r.hits}, errors ${r.errors} (never deduped), lossy encodings ${r.lossy_calls}${r.lossy_calls > 0 ? ` (${r.format} did not round-trip them; see docs/formats)` : ''}`,
+    `calls ${r.calls}, hits ${r.hits}, errors ${r.errors} (never deduped), lossy encodings ${r.lossy_calls}${r.lossy_calls > 0 ? ` (${r.format} did not round-trip them: devboy convert --verify shows where)` : ''}`,
     `baseline  ${group(r.baseline_tokens).padStart(10)} ${tk} (${r.baseline})`,
     `received  ${group(r.received_tokens).padStart(10)} ${tk}`,
     `dedup     ${pct(r.dedup_savings_pct)}  what refs saved minus what refs and ids cost, over the baseline of all calls`,
     `encoder   ${pct(r.encoder_savings_pct)}  ${r.format} over the ${sentInFull} call${sentInFull === 1 ? '' : 's'} sent in full`,
-    `combined  ${pct(r.combined_savings_pct)}  dedup + (1 - dedup) * encoder (seed 001)`,
+    `combined  ${pct(r.combined_savings_pct)}  dedup + (1 - dedup) * encoder`,
     `measured  ${pct(r.measured_savings_pct)}  1 - received / baseline`,
     `all savings: ${tk} against ${r.baseline}`,
   ];
@@ -66,8 +70,4 @@ function group(n: number): string {
 
 function pct(f: number): string {
   return `${(f * 100).toFixed(1)}%`.padStart(7);
-}
-
-function clip(s: string, max: number): string {
-  return s.length > max ? `${s.slice(0, max - 1)}…` : s;
 }

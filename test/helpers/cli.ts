@@ -20,6 +20,8 @@ export interface CliOptions {
   env?: NodeJS.ProcessEnv;
   /** A real process: for signals, standard input, file descriptors, help output and start-up itself. */
   subprocess?: boolean;
+  /** Standard output as a terminal of this many columns (in-process runs only). */
+  terminal?: { columns: number };
   /** Run as this user and group (tests running as root use it to meet permission checks); a subprocess. */
   uid?: number;
   gid?: number;
@@ -59,7 +61,10 @@ async function runNow(args: string[], options: CliOptions): Promise<CliResult> {
   try {
     await withCommandStreams(
       {
-        stdout: { write: (text, done) => ((stdout += text), done(), true) },
+        stdout: {
+          write: (text, done) => ((stdout += text), done(), true),
+          ...(options.terminal ? { isTTY: true, columns: options.terminal.columns } : {}),
+        },
         stderr: { write: (text) => (stderr += text) },
       },
       () => loaded.runCommand(args[0]!, args.slice(1)),

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { parse } from 'csv-parse/sync';
 import type { BenchmarkResult, BenchmarkRow } from '../../src/benchmark/schema.js';
+import { csvUnneutralised } from '../../src/escape/csv.js';
 
 /** Parse strictly as RFC 4180 says (csv-parse: header line, CRLF records, no relaxed quoting). */
 export function readCsv(text: string): Record<string, string>[] {
@@ -8,7 +9,9 @@ export function readCsv(text: string): Record<string, string>[] {
 }
 
 /** A CSV record turned back into the JSON row's fields, by hand, not through the exporter's column table. */
-function rowOf(c: Record<string, string>) {
+function rowOf(cells: Record<string, string>) {
+  // Text cells a spreadsheet would run as formulas carry a leading ' (src/escape/csv.ts).
+  const c = Object.fromEntries(Object.entries(cells).map(([k, v]) => [k, csvUnneutralised(v)]));
   const n = (k: string) => {
     assert.match(c[k]!, /^-?\d+(\.\d+)?(e[-+]?\d+)?$/, `${k} is a number: ${c[k]}`);
     return Number(c[k]);

@@ -1,0 +1,231 @@
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import type { BenchmarkResult } from '../src/benchmark/schema.js';
+import { playApis, TOKEN, type Played } from './helpers/comment-api.js';
+import { FIXTURES, REPO_ROOT } from './helpers/paths.js';
+
+// The composite Action (action.yml) run as a runner runs it: each `run` step in bash with
+// `-eo pipefail`, its `env` expressions filled from the inputs (defaults, then the workflow's
+// `with:`), `github.*` and earlier steps' outputs, and the runner's files (GITHUB_OUTPUT,
+// GITHUB_STEP_SUMMARY) and event file. `uses` steps are GitHub's own actions (setup-node) and are
+// left to GitHub. The build step finds dist/ built, as the test suite built it.
+
+const { load } = createRequire(import.meta.url)('js-yaml') as { load(text: string): unknown };
+
+interface Step {
+  id?: string;
+  name?: string;
+  uses?: string;
+  run?: string;
+  shell?: string;
+  env?: Record<string, string>;
+}
+
+interface Action {
+  inputs: Record<string, { default?: string }>;
+  outputs: Record<string, { value: string }>;
+  runs: { using: string; steps: Step[] };
+}
+
+const action = load(readFileSync(join(REPO_ROOT, 'action.yml'), 'utf8')) as Action;
+
+interface RunResult {
+  /** The exit status of the step that stopped the job, or 0. */
+  status: number;
+  failedStep?: string;
+  outputs: Record<string, string>;
+  summary: string;
+  stderr: string;
+}
+
+/** GITHUB_OUTPUT's `name=value` lines (the runner's simple form; devboy's steps write no multi-line values). */
+function readOutputs(file: string): Record<string, string> {
+  if (!existsSync(file)) return {};
+  return Object.fromEntries(
+    readFileSync(file, 'utf8')
+      .split('\n')
+      .filter((l) => l.includes('='))
+      .map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]),
+  );
+}
+
+async function runAction(workspace: string, withInputs: Record<string, string>, env: NodeJS.ProcessEnv): Promise<RunResult> {
+  const inputs = Object.fromEntries(Object.entries(action.inputs).map(([k, v]) => [k, v.default ?? '']));
+  Object.assign(inputs, withInputs);
+  const github: Record<string, string> = { action_path: REPO_ROOT, token: TOKEN };
+  const stepOutputs: Record<string, Record<string, string>> = {};
+  const expr = (text: string) =>
+    text.replace(/\$\{\{\s*([^}]+?)\s*\}\}/g, (_, e: string) => {
+      let m = /^inputs\.([\w-]+)$/.exec(e);
+      if (m) return String(inputs[m[1]!] ?? '');
+      m = /^github\.(\w+)$/.exec(e);
+      if (m && github[m[1]!] !== undefined) return github[m[1]!]!;
+      m = /^steps\.([\w-]+)\.outputs\.([\w-]+)$/.exec(e);
+      if (m) return stepOutputs[m[1]!]?.[m[2]!] ?? '';
+      throw new Error(`the simulated runner does not know \${{ ${e} }}`);
+    });
+  for (const v of Object.values(inputs)) expr(v);
+  inputs['token'] = expr(inputs['token']!);
+  const summary = join(workspace, 'step-summary.md');
+  writeFileSync(summary, '');
+  let stderr = '';
+  for (const [i, step] of action.runs.steps.entries()) {
+    if (step.uses) continue;
+    assert.equal(step.shell, 'bash', `step ${i} names its shell, as composite steps must`);
+    const output = join(workspace, `output-${i}`);
+    writeFileSync(output, '');
+    const stepEnv = Object.fromEntries(Object.entries(step.env ?? {}).map(([k, v]) => [k, expr(String(v))]));
+    // Asynchronously: the API the steps talk to is served by this process.
+    const r = await bash(step.run!, workspace, {
+      ...withoutUndefined({ ...process.env, ...env }),
+      GITHUB_OUTPUT: output,
+      GITHUB_STEP_SUMMARY: summary,
+      ...stepEnv,
+    });
+    stderr += r.stderr;
+    if (step.id) stepOutputs[step.id] = readOutputs(output);
+    if (r.status !== 0)
+      return {
+        status: r.status ?? 1,
+        failedStep: step.name ?? step.id ?? String(i),
+        outputs: collect(),
+        summary: readFileSync(summary, 'utf8'),
+        stderr,
+      };
+  }
+  return { status: 0, outputs: collect(), summary: readFileSync(summary, 'utf8'), stderr };
+
+  function collect(): Record<string, string> {
+    return Object.fromEntries(Object.entries(action.outputs).map(([k, v]) => [k, expr(v.value)]));
+  }
+}
+
+function bash(script: string, cwd: string, env: Record<string, string>): Promise<{ status: number | null; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', script], {
+      cwd,
+      env,
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    child.on('error', reject);
+    child.on('close', (status) => resolve({ status, stderr }));
+  });
+}
+
+function withoutUndefined(env: NodeJS.ProcessEnv): Record<string, string> {
+  return Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined));
+}
+
+describe('the GitHub Action (action.yml), its steps run in a simulated runner', () => {
+  let api: Played;
+  let workspace: string;
+  let prEvent: string;
+  let pushEvent: string;
+  const result = JSON.parse(readFileSync(join(FIXTURES, 'report', 'small-result.json'), 'utf8')) as BenchmarkResult;
+
+  before(async () => {
+    api = await playApis();
+    workspace = mkdtempSync(join(tmpdir(), 'devboy-action-'));
+    writeFileSync(join(workspace, 'base.json'), JSON.stringify(result));
+    const grown: BenchmarkResult = structuredClone(result);
+    for (const r of grown.rows) if (r.format === 'stc') r.tokens = Math.ceil(r.tokens * 1.05);
+    writeFileSync(join(workspace, 'grown.json'), JSON.stringify(grown));
+    prEvent = join(workspace, 'event-pr.json');
+    writeFileSync(prEvent, JSON.stringify({ action: 'opened', number: 12, pull_request: { number: 12 } }));
+    pushEvent = join(workspace, 'event-push.json');
+    writeFileSync(pushEvent, JSON.stringify({ ref: 'refs/heads/main' }));
+  });
+  after(async () => {
+    await api.close();
+    rmSync(workspace, { recursive: true, force: true });
+  });
+
+  const runner = (event: string): NodeJS.ProcessEnv => ({
+    GITHUB_ACTIONS: 'true',
+    GITHUB_REPOSITORY: 'acme/widgets',
+    GITHUB_EVENT_PATH: event,
+    GITHUB_API_URL: api.url,
+    GITHUB_SERVER_URL: 'https://github.example',
+    GITHUB_RUN_ID: '5',
+    GITHUB_WORKSPACE: workspace,
+    DEVBOY_CORPUS: undefined,
+    NO_COLOR: '1',
+  });
+
+  it('is a composite action with the inputs the docs name', () => {
+    assert.equal(action.runs.using, 'composite');
+    for (const name of ['baseline', 'max-regression', 'comment', 'fail-on-regression', 'comment-on', 'benchmark-args', 'head', 'token'])
+      assert.ok(action.inputs[name], name);
+    assert.deepEqual(Object.keys(action.outputs).sort(), ['passed', 'report', 'result']);
+  });
+
+  it('a regression: the report goes to the job summary and the pull request, passed=false, and the job fails', async () => {
+    const r = await runAction(workspace, { baseline: 'base.json', head: 'grown.json' }, runner(prEvent));
+    assert.equal(r.status, 1, r.stderr);
+    assert.equal(r.failedStep, 'Compare');
+    assert.equal(r.outputs['passed'], 'false');
+    assert.equal(r.outputs['report'], 'devboy-report.md');
+    assert.match(r.summary, /^<!-- devboy compare -->\n## devboy compare\n\n❌ \*\*Failed\*\*: \d+ rows grew more than 0\.50% in tokens/);
+    assert.equal(r.summary, readFileSync(join(workspace, 'devboy-report.md'), 'utf8'));
+    const [comment, ...more] = api.comments.get(12) ?? [];
+    assert.equal(more.length, 0);
+    assert.equal(comment!.body, r.summary);
+    assert.match(r.stderr, /devboy compare: created the comment on pull request #12/);
+  });
+
+  it('fail-on-regression false: the job passes with passed=false; the next run updates the one comment', async () => {
+    const r = await runAction(
+      workspace,
+      { baseline: 'base.json', head: 'grown.json', 'fail-on-regression': 'false', 'max-regression': '10' },
+      runner(prEvent),
+    );
+    assert.equal(r.status, 0, r.stderr);
+    assert.equal(r.outputs['passed'], 'true');
+    const again = await runAction(workspace, { baseline: 'base.json', head: 'grown.json', 'fail-on-regression': 'false' }, runner(prEvent));
+    assert.equal(again.status, 0, again.stderr);
+    assert.equal(again.outputs['passed'], 'false');
+    assert.equal(api.comments.get(12)!.length, 1);
+    assert.match(again.stderr, /updated the comment on pull request #12/);
+  });
+
+  it('comment false, or a push event: the job summary only, no request to the API', async () => {
+    const seen = api.seen.length;
+    const off = await runAction(workspace, { baseline: 'base.json', head: 'base.json', comment: 'false' }, runner(prEvent));
+    assert.equal(off.status, 0, off.stderr);
+    assert.match(off.summary, /✅ \*\*Passed\*\*/);
+    const push = await runAction(workspace, { baseline: 'base.json', head: 'base.json' }, runner(pushEvent));
+    assert.equal(push.status, 0, push.stderr);
+    assert.equal(api.seen.length, seen);
+  });
+
+  it("benchmarks when no head is given, with the caller's arguments", async () => {
+    const r = await runAction(
+      workspace,
+      {
+        baseline: join(REPO_ROOT, 'results', 'baseline.json'),
+        'benchmark-args': '--project artsy__emission --dataset comments --levels minimal --formats json-compact,toon --runs 1',
+        comment: 'false',
+      },
+      runner(prEvent),
+    );
+    assert.equal(r.status, 0, r.stderr);
+    assert.equal(r.outputs['result'], 'devboy-head.json');
+    const head = JSON.parse(readFileSync(join(workspace, 'devboy-head.json'), 'utf8')) as BenchmarkResult;
+    assert.deepEqual(head.settings.formats, ['json-compact', 'toon']);
+    assert.match(r.summary, /## devboy compare/);
+  });
+
+  it("a baseline that is not there stops the job with devboy's one-line error, not a report", async () => {
+    const r = await runAction(workspace, { baseline: 'missing.json', head: 'base.json', comment: 'false' }, runner(prEvent));
+    assert.equal(r.status, 2);
+    assert.equal(r.outputs['passed'], '');
+    assert.match(r.stderr, /devboy compare: .*missing\.json/);
+  });
+});

@@ -1,0 +1,194 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { before, describe, it } from 'node:test';
+import fc from 'fast-check';
+import { parseBenchmarkResult } from '../src/benchmark/read-result.js';
+import type { BenchmarkResult } from '../src/benchmark/schema.js';
+import { compareResults } from '../src/compare/compare.js';
+import { csvUnneutralised } from '../src/escape/csv.js';
+import { COMPARE_EXPORTERS, CSV_COLUMNS, EXPORTERS } from '../src/report/index.js';
+import { corpusListText } from '../src/report/corpus-list.js';
+import { readCsv } from './helpers/csv.js';
+import { assertNoMarkupFromData, blockSkeleton, hostileString, NASTY, parseMarkdown, withHostileData } from './helpers/hostile-text.js';
+import { mermaidBlocks, mermaidParse } from './helpers/mermaid.js';
+import { FIXTURES } from './helpers/paths.js';
+import { runCli } from './helpers/cli.js';
+
+// Output safety: results and corpora built from hostile strings (terminal escapes, Markdown that
+// would start headings or mention people, Mermaid directives, spreadsheet formulas) go through every
+// report, and each output is read back by a parser of its kind (mdast with GFM, Mermaid's own parser,
+// csv-parse) to check that every string stayed in its place.
+
+const DIR = join(FIXTURES, 'report');
+const read = (name: string) => parseBenchmarkResult(readFileSync(join(DIR, name), 'utf8'), name);
+const result = read('small-result.json');
+const session = read('small-session-result.json');
+
+/** What a terminal acts on: C0 and C1 controls but the line feed, bidirectional controls, line separators. */
+/* eslint-disable no-control-regex -- matching control characters is the point */
+const TERMINAL_ACTS_ON =
+  /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+/* eslint-enable no-control-regex */
+
+const strings = fc.array(hostileString, { minLength: 3, maxLength: 8 });
+const RUNS = 25;
+
+/** A comparison whose two results and file names are hostile, with regressions, lost round trips and missing rows. */
+function hostileComparison(xs: string[]) {
+  const head = withHostileData(result, xs);
+  const base: BenchmarkResult = structuredClone(head);
+  for (const r of base.rows) if (r.format === 'toon') r.tokens = Math.floor(r.tokens * 0.9);
+  const lossy = base.rows.find((r) => !r.lossless)!;
+  lossy.lossless = true;
+  base.rows.push({ ...base.rows[0]!, label: `${xs[0]}gone` });
+  return compareResults({ file: `${xs[1]}base.json`, result: base }, { file: `${xs[2]}head.json`, result: head });
+}
+
+describe('reports of hostile data: every string stays in its place', () => {
+  let parseMermaid: (text: string) => Promise<unknown>;
+  before(async () => {
+    parseMermaid = await mermaidParse();
+  });
+
+  it('terminal: the benchmark and compare tables and --list show control, bidi and escape characters escaped', () => {
+    fc.assert(
+      fc.property(strings, (xs) => {
+        const hostile = withHostileData(result, xs);
+        for (const details of [false, true]) {
+          const text = EXPORTERS.table.render({ result: hostile }, { color: false, details });
+          assert.doesNotMatch(text, TERMINAL_ACTS_ON, text);
+        }
+        const text = COMPARE_EXPORTERS.table.render(hostileComparison(xs));
+        assert.doesNotMatch(text, TERMINAL_ACTS_ON, text);
+        const listing = corpusListText(
+          {
+            providers: [
+              {
+                provider: 'github',
+                projects: [{ project: xs[0]!, recordings: 1, datasets: [{ kind: 'issues', label: xs[1]!, files: [] }] }],
+              },
+            ],
+            skipped: [{ file: xs[2]!, line: 1, col: 2, reason: xs[0]! }],
+          } as never,
+          xs[1]!,
+        );
+        assert.doesNotMatch(listing, TERMINAL_ACTS_ON, listing);
+      }),
+      { numRuns: RUNS },
+    );
+  });
+
+  it('Markdown: the benchmark and compare reports keep their structure; no heading, link, image, mention or HTML comes from data', () => {
+    const benign = (r: BenchmarkResult) => withHostileData(r, ['plain']);
+    const skeletons = new Map<string, string[]>();
+    const skeleton = (key: string, md: string) => {
+      if (!skeletons.has(key)) skeletons.set(key, blockSkeleton(parseMarkdown(md)));
+      return skeletons.get(key)!;
+    };
+    fc.assert(
+      fc.property(strings, (xs) => {
+        for (const [key, source] of [
+          ['result', result],
+          ['session', session],
+        ] as const) {
+          const md = EXPORTERS.markdown.render({ result: withHostileData(source, xs) });
+          const tree = parseMarkdown(md);
+          assertNoMarkupFromData(md, tree);
+          assert.deepEqual(blockSkeleton(tree), skeleton(key, EXPORTERS.markdown.render({ result: benign(source) })), md);
+        }
+        const md = COMPARE_EXPORTERS.markdown.render(hostileComparison(xs));
+        const tree = parseMarkdown(md);
+        assertNoMarkupFromData(md, tree);
+        assert.deepEqual(
+          blockSkeleton(tree),
+          skeleton('compare', COMPARE_EXPORTERS.markdown.render(hostileComparison(['plain', 'p', 'q']))),
+          md,
+        );
+      }),
+      { numRuns: RUNS },
+    );
+  });
+
+  it('Mermaid: charts of hostile format names parse, and no directive from data reaches the configuration', async () => {
+    await fc.assert(
+      fc.asyncProperty(strings, async (xs) => {
+        const hostile = withHostileData(result, xs);
+        const names = new Map(hostile.settings.formats.map((f, i) => [f, `${xs[i % xs.length]}${i}`]));
+        hostile.settings.formats = hostile.settings.formats.map((f) => names.get(f)! as never);
+        for (const r of hostile.rows) r.format = names.get(r.format)! as never;
+        for (const r of hostile.lossy) r.format = names.get(r.format)! as never;
+        const base = structuredClone(hostile);
+        for (const r of base.rows) r.tokens += 1;
+        const md = [
+          EXPORTERS.markdown.render({ result: hostile }),
+          COMPARE_EXPORTERS.markdown.render(compareResults({ file: 'b', result: base }, { file: 'h', result: hostile })),
+        ].join('\n');
+        const charts = mermaidBlocks(md);
+        assert.ok(charts.length > 0);
+        for (const chart of charts) {
+          const parsed = (await parseMermaid(chart)) as { config?: Record<string, unknown> };
+          assert.deepEqual(
+            Object.keys(parsed.config ?? {}).filter((k) => k !== 'xyChart'),
+            [],
+            chart,
+          );
+        }
+        assertNoMarkupFromData(md, parseMarkdown(md));
+      }),
+      { numRuns: 10 },
+    );
+  });
+
+  it('CSV: every text cell reads back as the data, and none starts a formula', () => {
+    const text = (name: string) =>
+      ['provider', 'project', 'dataset', 'label', 'level', 'format', 'tokenizer', 'lossless_reason', 'savings_baseline'].includes(name);
+    fc.assert(
+      fc.property(strings, (xs) => {
+        const hostile = withHostileData(result, xs);
+        const records = readCsv(EXPORTERS.csv.render({ result: hostile }));
+        assert.equal(records.length, hostile.rows.length);
+        records.forEach((rec, i) => {
+          const row = hostile.rows[i]!;
+          for (const c of CSV_COLUMNS) {
+            const cell = rec[c.name]!;
+            if (text(c.name)) assert.doesNotMatch(cell, /^[=+\-@\t\r]/, `${c.name}: ${cell}`);
+            else assert.match(cell, /^(-?\d+(\.\d+)?(e[-+]?\d+)?|true|false|)$/, `${c.name}: ${cell}`);
+          }
+          // A lone surrogate cannot be written as UTF-8: the file holds U+FFFD, as for any text.
+          const utf8 = (x: string) => Buffer.from(x).toString('utf8');
+          assert.equal(csvUnneutralised(rec['label']!), utf8(row.label));
+          assert.equal(csvUnneutralised(rec['project']!), utf8(row.project));
+          assert.equal(csvUnneutralised(rec['lossless_reason']!), utf8(row.lossless_reason ?? ''));
+        });
+      }),
+      { numRuns: RUNS },
+    );
+  });
+
+  it('terminal: a session whose tool names are hostile shows them escaped, cut without splitting an escape', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'devboy-hostile-session-'));
+    try {
+      const file = join(dir, 'calls.jsonl');
+      const tools = [...NASTY, `${'x'.repeat(25)}\u001b[2J`, `${'y'.repeat(26)}\u202e`];
+      writeFileSync(file, tools.map((tool, i) => JSON.stringify({ tool, output: [{ id: i, text: tool }] })).join('\n'));
+      const r = await runCli(['session', file, '--tokenizer', 'heuristic']);
+      assert.equal(r.code, 0, r.stderr);
+      assert.doesNotMatch(r.stdout, TERMINAL_ACTS_ON, r.stdout);
+      // Cut at 28 columns: the escape is left out whole, never half of it.
+      assert.match(r.stdout, /x{25}…/);
+      assert.doesNotMatch(r.stdout, /\\u0?0?1?…|\\u…/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('the checks can fail: raw data would break each of them', () => {
+    assert.match('\u001b[2J', TERMINAL_ACTS_ON);
+    assert.throws(() => assertNoMarkupFromData('x', parseMarkdown('| a |\n|---|\n| [x](https://e.example) |\n')));
+    assert.throws(() => assertNoMarkupFromData('x', parseMarkdown('cc @someone')));
+    assert.notDeepEqual(blockSkeleton(parseMarkdown('a\n## b\n')), blockSkeleton(parseMarkdown('a b\n')));
+    assert.ok(NASTY.length > 20);
+  });
+});
