@@ -18,7 +18,8 @@ export function candidateFormats(): FormatName[] {
 
 /** Whether a format may be recommended: a baseline is measured, never recommended. */
 export function isCandidate(name: FormatName): boolean {
-  return FORMAT_INFO[name].role === 'candidate';
+  // A name no registry entry has (a result file from another version) is not a known baseline.
+  return (FORMAT_INFO as Partial<Record<string, FormatInfo>>)[name]?.role !== 'baseline';
 }
 
 export const FORMAT_INFO: Record<FormatName, FormatInfo> = {
