@@ -6,12 +6,13 @@ import { measureFlags } from '../src/cli/measure-flags.js';
 import { parseList } from '../src/cli/list-flag.js';
 import { parseTokenizers } from '../src/cli/tokenizer-flag.js';
 import { ProgressBar } from '../src/cli/progress.js';
+import { candidateFormats } from '../src/formats/info.js';
 import { stdoutIsTerminal, widthOption } from '../src/cli/streams.js';
 import { FORMAT_NAMES } from '../src/formats/types.js';
 import { writeFileAtomic } from '../src/io/atomic-write.js';
 import { resolveOutputTarget } from '../src/io/output-target.js';
 import { readInput } from '../src/io/read-input.js';
-import type { SavingsBaseline } from '../src/metadata/format-metadata.js';
+import { baselineFormatOf, SAVINGS_BASELINES, type MeasuredBaseline, type SavingsBaseline } from '../src/metadata/format-metadata.js';
 import { DATASET_KINDS, type ProviderName } from '../src/model/index.js';
 import { PROVIDER_NAMES } from '../src/providers/registry.js';
 import { TOKENIZER_NAMES } from '../src/tokens/types.js';
@@ -24,7 +25,8 @@ export default class Benchmark extends DevboyCommand {
   static override description = `Reads issues, pull/merge requests, diffs, comments and discussions (replayed from the corpus
 embedded in devboy by default, or from --corpus DIR, narrowed by --provider and --project; live with
 --owner/--repo (GitHub, or GitLab with --provider gitlab) or --provider jira --project KEY), and for each dataset, level (raw, full, standard, minimal) and format (json,
-json-compact, toon, stc, gcf) reports tokens under each tokenizer, bytes, pages at --budget,
+json-compact, toon, stc, gcf; --formats all adds the baselines yaml, csv, markdown-table, markdown-kv and xml,
+with the share and places of the values each loses) reports tokens under each tokenizer, bytes, pages at --budget,
 encode/decode time (median of adaptive timed runs: a warm-up, then up to --runs within
 --time-budget), whether it round-trips, and the savings against a named
 baseline. With several --tokenizers (all: every model family, docs/tokenizers.md) it adds the winner
@@ -72,8 +74,8 @@ Exit codes: 0 ok; 1 regression, bad data or provider failure; 2 usage.`;
     dataset: Flags.string({ description: `dataset kinds, comma-separated (${DATASET_KINDS.join(',')})`, default: DATASET_KINDS.join(',') }),
     levels: Flags.string({ description: `levels, comma-separated (${LEVELS.join(',')})`, default: LEVELS.join(',') }),
     formats: Flags.string({
-      description: `formats, comma-separated (${FORMAT_NAMES.join(',')})`,
-      default: FORMAT_NAMES.join(','),
+      description: `formats, comma-separated (${FORMAT_NAMES.join(',')}), or all; the baselines yaml, csv, markdown-table, markdown-kv and xml are measured only when named (or all) or given as --savings-baseline`,
+      default: candidateFormats().join(','),
       aliases: ['format'],
     }),
     ...measureFlags,
@@ -137,10 +139,17 @@ Exit codes: 0 ok; 1 regression, bad data or provider failure; 2 usage.`;
     );
     const kinds = parseList('dataset', flags.dataset, DATASET_KINDS);
     const levels = parseList('levels', flags.levels, LEVELS);
-    const formats = parseList('formats', flags.formats, FORMAT_NAMES);
+    const savingsBaseline = flags['savings-baseline'] as MeasuredBaseline;
+    const formats = parseFormats(flags.formats, savingsBaseline);
     const tokenizers = parseTokenizers(flags.tokenizers);
     assertTokenizersInstalled(tokenizers);
-    const savingsBaseline = flags['savings-baseline'] as SavingsBaseline;
+    if (flags.session && !(SAVINGS_BASELINES as string[]).includes(savingsBaseline))
+      this.error(
+        `--session takes its savings against JSON (${SAVINGS_BASELINES.join(' or ')}), not --savings-baseline ${savingsBaseline}`,
+        {
+          exit: 2,
+        },
+      );
 
     // Check the output paths and read the baseline first: a typo in any of them should not cost a whole run.
     for (const target of [flags.output, flags['export-json'], flags['export-markdown'], flags['export-csv']]) {
@@ -158,7 +167,9 @@ Exit codes: 0 ok; 1 regression, bad data or provider failure; 2 usage.`;
     const baselineInput = flags.baseline ? await readInput(flags.baseline) : undefined;
     const baseline = baselineInput ? parseBenchmarkResult(baselineInput.text, baselineInput.name) : undefined;
 
-    const session = flags.session ? await this.playTranscript(flags.session, formats, tokenizers, savingsBaseline) : undefined;
+    const session = flags.session
+      ? await this.playTranscript(flags.session, formats, tokenizers, savingsBaseline as SavingsBaseline)
+      : undefined;
     const { datasets, source } = await loadBenchmarkData({
       ...(flags.corpus ? { corpus: flags.corpus } : {}),
       ...(flags.provider ? { provider: flags.provider as ProviderName } : {}),
@@ -262,4 +273,16 @@ Exit codes: 0 ok; 1 regression, bad data or provider failure; 2 usage.`;
     const listing = await listCorpus(dir ?? EMBEDDED_CORPUS);
     await this.writeStdout(corpusListText(listing, dir ? `corpus ${dir}` : 'the embedded corpus'));
   }
+}
+
+/**
+ * `--formats`: a list, or `all`. A savings baseline that is a team's current format (yaml, csv, ...)
+ * is a row too: a user who says they use YAML sees what YAML costs and loses beside the formats that
+ * could replace it. (The JSON baselines are measured for every row's savings and listed only when asked.)
+ */
+function parseFormats(value: string, savingsBaseline: MeasuredBaseline): (typeof FORMAT_NAMES)[number][] {
+  const formats = value.trim() === 'all' ? [...FORMAT_NAMES] : parseList('formats', value, FORMAT_NAMES);
+  if ((SAVINGS_BASELINES as string[]).includes(savingsBaseline)) return formats;
+  const own = baselineFormatOf(savingsBaseline);
+  return formats.includes(own) ? formats : [...formats, own];
 }

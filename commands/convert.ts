@@ -10,7 +10,7 @@ import { TOKENIZER_NAMES, type TokenizerName } from '../src/tokens/types.js';
 const TOON_DELIMITERS = { comma: ',', tab: '\t', pipe: '|' } as const;
 
 export default class Convert extends DevboyCommand {
-  static override summary = 'Convert between JSON, TOON, STC and GCF, losslessly, and prove it.';
+  static override summary = 'Convert between JSON, TOON, STC and GCF (and YAML, CSV, Markdown, XML), and prove the round trip.';
 
   static override description = `Reads FILE (or standard input for "-", or when data is piped in), decodes it, and encodes it as --to.
 The input format comes from --from, else the file extension, else the content.

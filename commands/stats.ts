@@ -4,7 +4,7 @@ import { inputFileArg, inputSource } from '../src/cli/input-arg.js';
 import { parseTokenizers } from '../src/cli/tokenizer-flag.js';
 import { measureFlags } from '../src/cli/measure-flags.js';
 import { INPUT_FORMAT_NAMES, type InputFormatName } from '../src/formats/detect.js';
-import type { SavingsBaseline } from '../src/metadata/format-metadata.js';
+import type { MeasuredBaseline } from '../src/metadata/format-metadata.js';
 import { DATASET_KINDS, type DatasetKind } from '../src/model/index.js';
 import { FORMAT_NAMES } from '../src/formats/types.js';
 import { assertTokenizersInstalled } from '../src/tokens/registry.js';
@@ -77,7 +77,7 @@ Exit codes: 0 ok; 1 bad data (no format round-trips it, unreadable input); 2 usa
       tokenizers,
       budget: flags.budget,
       runs: flags.runs,
-      savingsBaseline: flags['savings-baseline'] as SavingsBaseline,
+      savingsBaseline: flags['savings-baseline'] as MeasuredBaseline,
       explainers,
     });
     await this.writeStdout(flags.json ? `${JSON.stringify(result, null, 2)}\n` : statsTable(result));

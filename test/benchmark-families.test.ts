@@ -210,7 +210,7 @@ describe('explainers: the prompt that teaches each format', () => {
   it('every format but JSON has a short committed explainer', async () => {
     const o200k = await loadTokenizer('o200k_base');
     const needing = FORMAT_NAMES.filter((f) => NEEDS_EXPLAINER[f]);
-    assert.deepEqual(needing, ['toon', 'stc', 'gcf']);
+    assert.deepEqual(needing, ['toon', 'stc', 'gcf', 'yaml', 'csv', 'markdown-table', 'markdown-kv', 'xml']);
     for (const e of await loadExplainers(FORMAT_NAMES)) {
       assert.equal(e.source, `docs/formats/${e.format}-prompt.md`);
       assert.equal(e.text, readFileSync(defaultExplainerFile(e.format), 'utf8').replace(/\n$/, ''));
@@ -233,7 +233,7 @@ describe('explainers: the prompt that teaches each format', () => {
     );
     assert.equal(loaded[0]!.source, join(dir, 'my-toon.md'));
 
-    await assert.rejects(loadExplainers(['toon'], { yaml: join(dir, 'x.md') }), /unknown format 'yaml'/);
+    await assert.rejects(loadExplainers(['toon'], { yml: join(dir, 'x.md') }), /unknown format 'yml'/);
     await assert.rejects(loadExplainers(['toon'], { toon: join(dir, 'missing.md') }), (e: Error & { oneLine(): string }) =>
       /missing\.md: explainer for toon not found/.test(e.oneLine()),
     );

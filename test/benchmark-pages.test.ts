@@ -3,6 +3,7 @@ import { before, describe, it } from 'node:test';
 import { PageRenders, pagesAtBudget, type Pages } from '../src/benchmark/pages.js';
 import { planChunks } from '../src/budget/plan-chunks.js';
 import { verifyRoundTrip } from '../src/formats/verify.js';
+import { lossReport, unreadableLoss, type LossReport } from '../src/formats/loss.js';
 import type { JsonValue } from '../src/json/types.js';
 import type { Format, FormatName } from '../src/formats/types.js';
 import { FORMAT_NAMES } from '../src/formats/types.js';
@@ -28,8 +29,17 @@ function reference(ds: Dataset, items: JsonValue[], format: Format, tokenizer: T
   });
   if (plan.total_chunks <= 1 || format.roundTrip === 'exact') return { pages: plan.total_chunks };
   for (const [k, c] of plan.chunks.entries()) {
-    const check = verifyRoundTrip(format, items.slice(c.offset, c.offset + c.limit));
-    if (!check.lossless) return { pages: plan.total_chunks, loss: `page ${k + 1} of ${plan.chunks.length}: ${check.reason}` };
+    const page = items.slice(c.offset, c.offset + c.limit);
+    const check = verifyRoundTrip(format, page);
+    if (!check.lossless) {
+      let report: LossReport;
+      try {
+        report = lossReport(page, format.decode(format.encode(page)));
+      } catch (err) {
+        report = unreadableLoss(page, (err as Error).message);
+      }
+      return { pages: plan.total_chunks, loss: `page ${k + 1} of ${plan.chunks.length}: ${check.reason}`, report };
+    }
   }
   return { pages: plan.total_chunks };
 }

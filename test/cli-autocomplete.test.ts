@@ -35,7 +35,19 @@ describe('devboy autocomplete', () => {
       commandIds().filter((c) => c.startsWith('co')),
     );
     assert.deepEqual(complete(script, ['devboy', 'convert', '--st']), ['--stats', '--stream']);
-    assert.deepEqual(complete(script, ['devboy', 'convert', 'x.json', '--to', '']), ['auto', 'gcf', 'json', 'json-compact', 'stc', 'toon']);
+    assert.deepEqual(complete(script, ['devboy', 'convert', 'x.json', '--to', '']), [
+      'auto',
+      'csv',
+      'gcf',
+      'json',
+      'json-compact',
+      'markdown-kv',
+      'markdown-table',
+      'stc',
+      'toon',
+      'xml',
+      'yaml',
+    ]);
     assert.deepEqual(complete(script, ['devboy', 'convert', '-t', 'j']), ['json', 'json-compact']);
     assert.deepEqual(complete(script, ['devboy', 'benchmark', '--tokenizers', 'o']), []); // a list: free text
     assert.deepEqual(complete(script, ['devboy', 'record', '--provider', 'g']), ['github', 'gitlab']);

@@ -5,7 +5,11 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { rowKey, type BenchmarkResult } from '../src/benchmark/schema.js';
 import { FORMAT_METADATA_FIELDS } from '../src/metadata/format-metadata.js';
-import { FORMAT_NAMES } from '../src/formats/types.js';
+import { candidateFormats, FORMAT_INFO } from '../src/formats/info.js';
+import { FORMAT_NAMES as ALL } from '../src/formats/types.js';
+
+/** What a run measures unless --formats says otherwise. */
+const FORMAT_NAMES = candidateFormats();
 import { LEVELS } from '../src/trim/levels.js';
 import { runCli } from './helpers/cli.js';
 import { corpusDir, REPO_ROOT } from './helpers/paths.js';
@@ -64,6 +68,9 @@ describe('devboy benchmark --json: schema devboy.benchmark/1 (docs/benchmark-sch
       assert.ok(r.decode_runs === 1 || (r.decode_runs === 0 && !r.lossless));
       assert.equal(typeof r.lossless, 'boolean');
       if (!r.lossless) assert.equal(typeof r.lossless_reason, 'string');
+      // What a lossy row lost, value by value; nothing on a lossless one.
+      if (r.lossless) assert.equal(r.loss, undefined);
+      else assert.ok(r.loss && r.loss.lost <= r.loss.values && r.loss.paths.length > 0, JSON.stringify(r.loss));
       assert.deepEqual(Object.keys(r.savings).sort(), ['baseline', 'baseline_tokens', 'combined', 'dedup', 'encoder', 'vs']);
       assert.deepEqual(Object.keys(r.metadata).sort(), [...FORMAT_METADATA_FIELDS].sort());
     }
@@ -83,6 +90,56 @@ describe('devboy benchmark: reports', () => {
     assert.match(r.stdout, /^github betamaxpy__betamax issues, 83 items: GET \/repos\/betamaxpy\/betamax\/issues\?state=all&per_page=100/m);
     assert.match(r.stdout, /^Not lossless: \d+ dataset\/level\/format cells? \(/m);
     assert.match(r.stdout, /gcf key order changed at \$\[\d+\]/);
+  });
+
+  it('--formats all --savings-baseline yaml: every format at every level, what the lossy ones lose, the answer against YAML', async () => {
+    const r = await runCli([
+      'benchmark',
+      ...narrow,
+      '--levels',
+      'full,minimal',
+      '--formats',
+      'all',
+      '--savings-baseline',
+      'yaml',
+      '--json',
+    ]);
+    assert.equal(r.code, 0, r.stderr);
+    const doc = JSON.parse(r.stdout) as BenchmarkResult;
+    assert.deepEqual(doc.settings.formats, ALL);
+    assert.equal(doc.settings.savings_baseline, 'yaml');
+    for (const format of ALL) {
+      for (const level of ['full', 'minimal'] as const) {
+        const rows = doc.rows.filter((x) => x.format === format && x.level === level && x.tokenizer === 'o200k_base');
+        assert.equal(rows.length, 2, `${format} ${level}`);
+        for (const row of rows) {
+          assert.ok(row.tokens > 0 && row.pages >= 1);
+          assert.equal(row.savings.baseline, 'yaml');
+          const yaml = doc.rows.find((x) => rowKey(x) === rowKey({ ...row, format: 'yaml' }))!;
+          assert.equal(row.savings.baseline_tokens, yaml.tokens);
+          if (!row.lossless) assert.ok(row.loss!.paths.length > 0, `${format} ${level} ${row.label}`);
+        }
+      }
+    }
+    for (const format of ALL.filter((f) => FORMAT_INFO[f].roundTrip === 'lossy'))
+      assert.ok(
+        doc.rows.some((x) => x.format === format && x.loss && x.loss.share > 0),
+        `${format} lost nothing`,
+      );
+    // A CSV of GitHub issues at full level: the labels (a list) come back as JSON text.
+    const csv = doc.rows.find((x) => x.format === 'csv' && x.level === 'full' && x.dataset === 'issues')!;
+    assert.ok(
+      csv.loss!.paths.some((p) => p.path === 'labels' && p.what === 'type changed: list -> string'),
+      JSON.stringify(csv.loss),
+    );
+    assert.ok(doc.lossy.some((l) => l.format === 'csv' && l.loss?.share === csv.loss!.share));
+
+    const table = await runCli(['benchmark', ...narrow, '--levels', 'full,minimal', '--formats', 'all', '--savings-baseline', 'yaml']);
+    assert.equal(table.code, 0, table.stderr);
+    // Lines are wrapped at the terminal's width: only their starts are matched.
+    assert.match(table.stdout, /^Answer: against your YAML, (json|json-compact|toon|stc|gcf) (saves|costs) /m);
+    assert.match(table.stdout, /^What the lossy formats lose \(o200k_base rows; /m);
+    assert.match(table.stdout, /^ {2}csv full: 2 of 2 datasets, [\d.]+% of/m);
   });
 
   it('--markdown gives a CI summary with totals, bias, round trips and folded details', async () => {

@@ -4,6 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { rmSync } from 'node:fs';
+import { candidateFormats, FORMAT_INFO } from '../src/formats/info.js';
+import { loadFormat } from '../src/formats/registry.js';
 import { FORMAT_NAMES } from '../src/formats/types.js';
 import { runCli } from './helpers/cli.js';
 import { corpusDir } from './helpers/paths.js';
@@ -20,7 +22,7 @@ writeFileSync(issuesJson, JSON.stringify(issues, null, 2));
 describe('devboy convert', () => {
   for (const to of FORMAT_NAMES) {
     it(`json -> ${to} -> json gives back the same issues (through files, detected by extension)`, async () => {
-      const ext = to === 'json-compact' ? '.compact.json' : `.${to === 'json' ? 'json' : to}`;
+      const ext = to === 'json-compact' ? '.compact.json' : to.startsWith('markdown') ? '.md' : `.${to}`;
       const encoded = join(dir, `issues-${to}${ext}`);
       const there = await runCli(['convert', issuesJson, '--to', to, '-o', encoded]);
       assert.equal(there.code, 0, there.stderr);
@@ -30,9 +32,65 @@ describe('devboy convert', () => {
       const value = JSON.parse(back.stdout);
       if (to === 'gcf')
         assert.deepEqual(value, issues); // GCF keeps values; key order is its known loss
-      else assert.equal(JSON.stringify(value), JSON.stringify(issues));
+      else if (FORMAT_INFO[to].roundTrip === 'lossy') {
+        // A lossy baseline gives back what its reader makes of the text: the codec's own decode.
+        const codec = await loadFormat(to);
+        assert.ok(JSON.stringify(value) === JSON.stringify(codec.decode(codec.encode(issues))), `${to}: not what its reader reads`);
+        assert.ok(JSON.stringify(value) !== JSON.stringify(issues), `${to} is declared lossy yet kept every value`);
+      } else assert.ok(JSON.stringify(value) === JSON.stringify(issues), `${to} changed the issues`);
     });
   }
+
+  for (const to of FORMAT_NAMES.filter((n) => FORMAT_INFO[n].roundTrip === 'lossy')) {
+    it(`--verify fails for ${to} on GitHub issues, naming the path, and writes nothing`, async () => {
+      const out = join(dir, `lossy-${to}`);
+      const r = await runCli(['convert', issuesJson, '--to', to, '--verify', '-o', out]);
+      assert.equal(r.code, 1);
+      assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
+      assert.match(r.stderr, new RegExp(`issues\\.json: round trip failed, output is not lossless: ${to} .* at \\$\\[0\\]`));
+      assert.equal(existsSync(out), false);
+    });
+  }
+
+  it('--verify passes for yaml on GitHub issues', async () => {
+    const r = await runCli(['convert', issuesJson, '--to', 'yaml', '--verify']);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stderr, /^verified: yaml decodes to the same value/m);
+    assert.match(r.stdout, /^- url: https:\/\/api\.github\.com\/repos\/betamaxpy\/betamax\/issues\/6\n {2}repository_url: /);
+  });
+
+  it('--to yaml --verify fails on a corpus diff yaml cannot hold, naming the path (its known loss)', async () => {
+    const recorded = join(corpus, 'github/rust-lang__triagebot/000_GET_repos_rust_lang_triagebot_pulls_2487_files_per_page_100.json');
+    const file = join(dir, 'files.json');
+    writeFileSync(file, JSON.stringify(JSON.parse(readFileSync(recorded, 'utf8')).response.body));
+    const r = await runCli(['convert', file, '--to', 'yaml', '--verify']);
+    assert.equal(r.code, 1);
+    assert.match(
+      r.stderr,
+      /^devboy convert: .*files\.json: round trip failed, output is not lossless: yaml value changed at \$\[1\]\.patch /,
+    );
+  });
+
+  it('yaml keeps a lone surrogate, as JSON does: it writes it as an escape in a double-quoted string', async () => {
+    const file = join(dir, 'lone.json');
+    writeFileSync(file, '[{"title":"ok"},{"title":"bad \\ud800 here"}]');
+    const r = await runCli(['convert', file, '--to', 'yaml', '--verify']);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stdout, '- title: ok\n- title: "bad \\ud800 here"\n');
+  });
+
+  it('--to auto never picks a baseline, even one that holds the input exactly in fewer tokens', async () => {
+    const file = join(dir, 'strings.json');
+    writeFileSync(file, JSON.stringify([{ a: 'x' }, { a: 'y' }, { a: 'z' }]));
+    const csv = await runCli(['convert', file, '--to', 'csv', '--verify']);
+    assert.equal(csv.code, 0, csv.stderr);
+    assert.equal(csv.stdout, 'a\nx\ny\nz\n');
+    const auto = await runCli(['convert', file, '--to', 'auto']);
+    assert.equal(auto.code, 0, auto.stderr);
+    const chosen = /^auto: ([^,]+),/m.exec(auto.stderr)?.[1] ?? auto.stderr;
+    assert.ok(candidateFormats().includes(chosen as never), `auto chose ${chosen}`);
+    assert.doesNotMatch(auto.stderr, /\b(yaml|csv|markdown-table|markdown-kv|xml)\b/);
+  });
 
   it('--verify passes for toon and says so', async () => {
     const r = await runCli(['convert', issuesJson, '--to', 'toon', '--verify']);

@@ -76,7 +76,8 @@ describe('format registry', () => {
       assert.equal(f.name, name);
       assert.match(f.extension, /^\.[a-z]+$/);
       assert.match(f.mediaType, /^[a-z]+\/[a-z0-9.+-]+$/);
-      assert.ok(['exact', 'known-losses'].includes(f.roundTrip));
+      assert.ok(['exact', 'known-losses', 'lossy'].includes(f.roundTrip));
+      assert.ok(['candidate', 'baseline'].includes(f.role));
     }
   });
 

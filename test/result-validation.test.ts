@@ -65,8 +65,8 @@ const cases: [string, (d: Doc) => void, RegExp][] = [
   ['lossless as text', (d) => (loose(d.rows[0])['lossless'] = 'yes'), /rows\[0\]\.lossless must be true or false, not "yes"$/],
   [
     'an unknown format',
-    (d) => (loose(d.rows[0])['format'] = 'xml'),
-    /rows\[0\]\.format must be a format \(json, json-compact, toon, stc, gcf\), not "xml"$/,
+    (d) => (loose(d.rows[0])['format'] = 'html'),
+    /rows\[0\]\.format must be a format \(json, json-compact, toon, stc, gcf, yaml, csv, markdown-table, markdown-kv, xml\), not "html"$/,
   ],
   [
     'an unknown tokenizer',

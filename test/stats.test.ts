@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import type { BenchmarkResult } from '../src/benchmark/schema.js';
 import { FORMAT_NAMES, loadFormat } from '../src/formats/registry.js';
+import { isCandidate } from '../src/formats/info.js';
 import type { DatasetKind } from '../src/model/index.js';
 import { readInput } from '../src/io/read-input.js';
 import { computeStats, type StatsResult } from '../src/stats/stats.js';
@@ -26,7 +27,7 @@ function stats(file: string, kind?: DatasetKind): Promise<StatsResult> {
 
 /** The recommendation, re-derived from the rows: the fewest-token lossless format at raw, first real tokenizer. */
 function expectedRecommendation(s: StatsResult) {
-  const rows = s.rows.filter((r) => r.level === 'raw' && r.tokenizer === 'o200k_base' && r.lossless);
+  const rows = s.rows.filter((r) => r.level === 'raw' && r.tokenizer === 'o200k_base' && r.lossless && isCandidate(r.format));
   const best = [...rows].sort((a, b) => a.tokens - b.tokens || FORMAT_NAMES.indexOf(a.format) - FORMAT_NAMES.indexOf(b.format));
   return { format: best[0]!.format, tokens: best[0]!.tokens, saving: best[0]!.saving, runner: best[1]?.format };
 }
@@ -42,7 +43,8 @@ describe('devboy stats on corpus bodies', () => {
       assert.equal(s.input.kind, d.kind, d.label);
       assert.equal(s.input.items, d.result.items.length, d.label);
       assert.deepEqual(s.settings.levels, ['raw', 'full', 'standard', 'minimal']);
-      for (const r of s.rows) {
+      // results/baseline.json holds the benchmark's default formats; the baselines are compared by the benchmark test.
+      for (const r of s.rows.filter((x) => baseline.settings.formats.includes(x.format))) {
         const b = baseline.rows.find(
           (x) =>
             x.project === d.project &&
@@ -86,6 +88,23 @@ describe('devboy stats on corpus bodies', () => {
     }
     assert.equal(s.recommendation.format, expectedRecommendation(s).format);
     assert.equal(s.recommendation.baseline.tokens, o200k.count(JSON.stringify(value)));
+    // Every format is listed, the baselines too; a lossy one says what it lost, and none is recommended.
+    assert.deepEqual(s.settings.formats, [...FORMAT_NAMES]);
+    const csv = s.rows.find((r) => r.format === 'csv' && r.tokenizer === 'o200k_base')!;
+    assert.equal(csv.lossless, false);
+    assert.deepEqual(csv.loss!.paths[0], { path: '(root)', what: 'type changed: object -> list', values: 5 });
+    assert.ok(isCandidate(s.recommendation.format));
+  });
+
+  it('--savings-baseline yaml: every saving is against YAML, and YAML is measured like the others', async () => {
+    const input = { name: 'rows.json', text: '[{"id":1,"name":"a"},{"id":2,"name":"b"}]' };
+    const s = await computeStats({ input, ...options, tokenizers: [...options.tokenizers], savingsBaseline: 'yaml' });
+    const o200k = await loadTokenizer('o200k_base');
+    const yamlTokens = o200k.count((await loadFormat('yaml')).encode(JSON.parse(input.text)));
+    assert.equal(s.recommendation.baseline.name, 'yaml');
+    assert.equal(s.recommendation.baseline.tokens, yamlTokens);
+    for (const r of s.rows.filter((x) => x.tokenizer === 'o200k_base'))
+      assert.equal(r.saving, Math.round((1 - r.tokens / yamlTokens) * 1e6) / 1e6, r.format);
   });
 
   it('a recorded exchange of an endpoint devboy does not model is measured whole, as given, and says why it holds no items; --items refuses it', async () => {
@@ -146,7 +165,7 @@ describe('devboy stats: tokenizer families and the explainer break-even', () => 
           }
         }
         for (const w of s.winner_by_tokenizer) {
-          const lossless = s.rows.filter((r) => r.level === w.level && r.tokenizer === t.name && r.lossless);
+          const lossless = s.rows.filter((r) => r.level === w.level && r.tokenizer === t.name && r.lossless && isCandidate(r.format));
           const fewest = Math.min(...lossless.map((r) => r.tokens));
           assert.equal(w.winners.find((x) => x.tokenizer === t.name)!.tokens, fewest, `${w.level} ${t.name}`);
         }

@@ -45,6 +45,7 @@ export function assembleResult(m: Measured): BenchmarkResult {
       level: r.level,
       format: r.format,
       reason: r.lossless_reason ?? 'not lossless',
+      ...(r.loss ? { loss: r.loss } : {}),
     })),
   };
 }

@@ -1,6 +1,6 @@
 import type { Explainer } from '../formats/explainers.js';
 import type { FormatName } from '../formats/types.js';
-import type { SavingsBaseline } from '../metadata/format-metadata.js';
+import type { MeasuredBaseline } from '../metadata/format-metadata.js';
 import type { TokenizerName } from '../tokens/types.js';
 import type { FormatCell } from './cells.js';
 
@@ -34,7 +34,7 @@ export interface BreakEvenEntry {
   /** Tool results (datasets) of this kind the averages are over. */
   results: number;
   /** The run's savings baseline (json_compact unless --savings-baseline). */
-  baseline: SavingsBaseline;
+  baseline: MeasuredBaseline;
   baseline_tokens_per_result: number;
   tokens_per_result: number;
   /** baseline - format tokens per result; not positive means the format never pays. */
@@ -61,7 +61,7 @@ export function countExplainers(
 export function breakEvenTable(
   cells: readonly FormatCell[],
   explainers: readonly ExplainerEntry[],
-  baseline: SavingsBaseline,
+  baseline: MeasuredBaseline,
 ): BreakEvenEntry[] {
   const byFormat = new Map(explainers.map((e) => [e.format, e]));
   const out: BreakEvenEntry[] = [];

@@ -1,3 +1,4 @@
+import { isCandidate } from '../formats/info.js';
 import { FORMAT_NAMES, type FormatName } from '../formats/types.js';
 import type { TokenizerName } from '../tokens/types.js';
 import type { FormatCell } from './cells.js';
@@ -23,7 +24,8 @@ export interface WinnerEntry {
 /**
  * Winners per dataset kind and level, tokenizers in `tokenizers` order. Ties go to the format
  * listed first in `order` (the run's formats, so the primary tokenizer's winner is the report's
- * recommendation); formats that lose data in any result of the cell do not compete. Plain inputs:
+ * recommendation); formats that lose data in any result of the cell do not compete, nor do the
+ * baselines (YAML, CSV, Markdown, XML: measured, never recommended). Plain inputs:
  * the cells can come from a benchmark's rows (cellsOfRows) or from counts of one input, one result.
  */
 export function winnersByTokenizer(
@@ -43,7 +45,7 @@ export function winnersByTokenizer(
   for (const group of groups.values()) {
     const winners = tokenizers.map(({ name }) => {
       const ranked = group
-        .filter((c) => c.tokenizer === name && c.lossless)
+        .filter((c) => c.tokenizer === name && c.lossless && isCandidate(c.format))
         .sort((a, b) => a.tokens - b.tokens || rank(a.format) - rank(b.format));
       const [first, second] = ranked;
       return {

@@ -1,5 +1,5 @@
 import type { FormatName } from '../formats/types.js';
-import type { SavingsBaseline } from '../metadata/format-metadata.js';
+import type { MeasuredBaseline } from '../metadata/format-metadata.js';
 import type { TokenizerName } from '../tokens/types.js';
 import { breakEvenTable, type BreakEvenEntry, type ExplainerEntry } from './break-even.js';
 import { cellsOfRows } from './cells.js';
@@ -14,7 +14,7 @@ export function familyViews(
   rows: readonly BenchmarkRow[],
   tokenizers: readonly { name: TokenizerName; estimate: boolean }[],
   explainers: readonly ExplainerEntry[] | undefined,
-  baseline: SavingsBaseline,
+  baseline: MeasuredBaseline,
   formats: readonly FormatName[],
 ): { winner_by_tokenizer: WinnerEntry[]; break_even?: BreakEvenEntry[] } {
   const cells = cellsOfRows(rows);

@@ -1,5 +1,5 @@
 import type { FormatName } from '../formats/types.js';
-import { BASELINE_FORMAT, type SavingsBaseline } from '../metadata/format-metadata.js';
+import { baselineFormatOf, type MeasuredBaseline } from '../metadata/format-metadata.js';
 import type { TokenizerName } from '../tokens/types.js';
 import { breakEvenTable, type BreakEvenEntry, type ExplainerEntry } from './break-even.js';
 import type { FormatCell } from './cells.js';
@@ -19,7 +19,7 @@ export interface MeasuredCounts {
   lossless?: Partial<Record<FormatName, boolean>>;
   /** The tokenizers in report order; `estimate` keeps the heuristic out of "the winner changes". */
   tokenizers: readonly { name: TokenizerName; estimate: boolean }[];
-  baseline: SavingsBaseline;
+  baseline: MeasuredBaseline;
   /** Explainers counted under the same tokenizers (countExplainers), for the break-even; none: no break-even. */
   explainers?: readonly ExplainerEntry[];
 }
@@ -30,7 +30,7 @@ export interface MeasuredCounts {
  * from the numbers given.
  */
 export function familyViewsOfCounts(m: MeasuredCounts): { winner_by_tokenizer: WinnerEntry[]; break_even: BreakEvenEntry[] } {
-  const baselineFormat = BASELINE_FORMAT[m.baseline];
+  const baselineFormat = baselineFormatOf(m.baseline);
   const cells: FormatCell[] = [];
   const formats: FormatName[] = [];
   for (const { name } of m.tokenizers) {

@@ -1,4 +1,5 @@
 import type { Format } from '../formats/types.js';
+import { lossReport, unreadableLoss, type LossReport } from '../formats/loss.js';
 import { asWritten, decoderRejected, judgeDecoded, type RoundTrip } from '../formats/verify.js';
 import type { JsonValue } from '../json/types.js';
 import { NO_CLOCK, type Clock } from './phases.js';
@@ -12,6 +13,8 @@ export interface Encoded {
   bytes: number;
   lossless: boolean;
   reason?: string;
+  /** When not lossless: what was lost, value by value. */
+  loss?: LossReport;
   encode: Timing;
   decode: Timing;
 }
@@ -82,6 +85,9 @@ export function measureEncoding(format: Format, value: JsonValue, timing: Timing
   const check: RoundTrip = rejected
     ? decoderRejected(format, rejection)
     : clock.run('verify', () => judgeDecoded(format, value, decoded as JsonValue));
+  const loss = check.lossless
+    ? undefined
+    : clock.run('verify', () => (rejected ? unreadableLoss(value, (rejection as Error).message) : lossReport(value, decoded)));
   decoded = undefined; // not kept alive through the timed runs
   const encode = clock.run('timing', () => timeAdaptive(() => format.encode(value), timing, encodeFirst));
   const decode = rejected ? NOT_TIMED : clock.run('timing', () => timeAdaptive(() => format.decode(text), timing, decodeFirst));
@@ -91,6 +97,7 @@ export function measureEncoding(format: Format, value: JsonValue, timing: Timing
     bytes: Buffer.byteLength(text),
     lossless: check.lossless,
     ...(check.reason !== undefined ? { reason: check.reason } : {}),
+    ...(loss ? { loss } : {}),
     encode,
     decode,
   };

@@ -1,5 +1,6 @@
 import { planChunks } from '../budget/plan-chunks.js';
-import { verifyRoundTrip, type RoundTrip } from '../formats/verify.js';
+import { lossReport, unreadableLoss, type LossReport } from '../formats/loss.js';
+import { asWritten, verifyRoundTrip, type RoundTrip } from '../formats/verify.js';
 import type { Format } from '../formats/types.js';
 import type { JsonValue } from '../json/types.js';
 import type { DatasetKind, ModelItem } from '../model/index.js';
@@ -59,12 +60,24 @@ export class PageRenders {
     }
     return verdict;
   }
+
+  /** What a page that does not round-trip lost (decoded again: only for the one page a row reports). */
+  lossOf(from: number, to: number): LossReport {
+    const items = this.items.slice(from, to);
+    try {
+      return lossReport(items, this.format.decode(asWritten(this.render(from, to))));
+    } catch (err) {
+      return unreadableLoss(items, (err as Error).message);
+    }
+  }
 }
 
 export interface Pages {
   pages: number;
   /** When a page of a format with known losses does not round-trip: which page, and what it lost. */
   loss?: string;
+  /** That page's loss, value by value. */
+  report?: LossReport;
 }
 
 /**
@@ -92,7 +105,12 @@ export function pagesAtBudget(input: PagesInput): Pages {
   if (plan.total_chunks <= 1 || input.format.roundTrip === 'exact' || input.checkPages === false) return { pages: plan.total_chunks };
   for (const [k, c] of plan.chunks.entries()) {
     const check = renders.check(c.offset, c.offset + c.limit);
-    if (!check.lossless) return { pages: plan.total_chunks, loss: `page ${k + 1} of ${plan.chunks.length}: ${check.reason}` };
+    if (!check.lossless)
+      return {
+        pages: plan.total_chunks,
+        loss: `page ${k + 1} of ${plan.chunks.length}: ${check.reason}`,
+        report: renders.lossOf(c.offset, c.offset + c.limit),
+      };
   }
   return { pages: plan.total_chunks };
 }

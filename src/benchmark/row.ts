@@ -5,6 +5,7 @@ import {
   roundFraction,
   savingAgainst,
   SAVINGS_BASELINES,
+  type MeasuredBaseline,
   type SavingsBaseline,
 } from '../metadata/format-metadata.js';
 import type { Dataset } from '../model/index.js';
@@ -20,13 +21,13 @@ export interface RowFacts {
   rawBytes: number;
   level: Level;
   format: FormatName;
-  encoded: Pick<Encoded, 'bytes' | 'lossless' | 'reason' | 'encode' | 'decode'>;
+  encoded: Pick<Encoded, 'bytes' | 'lossless' | 'reason' | 'loss' | 'encode' | 'decode'>;
   tokenizer: TokenizerName;
   tokens: number;
-  /** Tokens of the same items in each baseline encoding, same level and tokenizer. */
-  baselineTokens: Record<SavingsBaseline, number>;
+  /** Tokens of the same items in each JSON baseline encoding and in the savings baseline's, same level and tokenizer. */
+  baselineTokens: Record<SavingsBaseline, number> & Partial<Record<MeasuredBaseline, number>>;
   pages: number;
-  savingsBaseline: SavingsBaseline;
+  savingsBaseline: MeasuredBaseline;
   /** From a replayed session; 0 without one. */
   dedup: number;
 }
@@ -38,7 +39,9 @@ export function buildRow(f: RowFacts): BenchmarkRow {
     SavingsBaseline,
     number
   >;
-  const encoder = vs[f.savingsBaseline];
+  const baselineTokens = f.baselineTokens[f.savingsBaseline];
+  if (baselineTokens === undefined) throw new Error(`buildRow: no ${f.savingsBaseline} tokens`);
+  const encoder = savingAgainst(f.tokens, baselineTokens);
   const items = ds.result.items.length;
   return {
     provider: ds.provider,
@@ -59,9 +62,10 @@ export function buildRow(f: RowFacts): BenchmarkRow {
     decode_runs: e.decode.runs,
     lossless: e.lossless,
     ...(e.reason !== undefined ? { lossless_reason: e.reason } : {}),
+    ...(e.loss ? { loss: e.loss } : {}),
     savings: {
       baseline: f.savingsBaseline,
-      baseline_tokens: f.baselineTokens[f.savingsBaseline],
+      baseline_tokens: baselineTokens,
       encoder: roundFraction(encoder),
       dedup: roundFraction(f.dedup),
       combined: roundFraction(combineSavings(f.dedup, encoder)),
@@ -82,7 +86,7 @@ export function buildRow(f: RowFacts): BenchmarkRow {
       ...(ds.result.pagination ? { pagination: ds.result.pagination } : {}),
       ...(ds.result.sort_info ? { sort: ds.result.sort_info } : {}),
       baseline: f.savingsBaseline,
-      baselineTokens: f.baselineTokens[f.savingsBaseline],
+      baselineTokens,
       dedup: f.dedup,
     }),
   };

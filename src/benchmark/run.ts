@@ -1,5 +1,11 @@
 import { FORMAT_INFO, loadFormat, type FormatName, type FormatOptions } from '../formats/registry.js';
-import { BASELINE_FORMAT, SAVINGS_BASELINES, type SavingsBaseline } from '../metadata/format-metadata.js';
+import {
+  BASELINE_FORMAT,
+  baselineFormatOf,
+  SAVINGS_BASELINES,
+  type MeasuredBaseline,
+  type SavingsBaseline,
+} from '../metadata/format-metadata.js';
 import type { Dataset, DatasetKind } from '../model/index.js';
 import { loadTokenizer, type TokenizerName } from '../tokens/registry.js';
 import type { Tokenizer } from '../tokens/types.js';
@@ -30,7 +36,7 @@ export interface BenchmarkOptions {
   runs: number;
   /** Timed runs of one encode or decode stop after about this long (adaptive timing); default DEFAULT_TIME_BUDGET_MS. */
   timeBudgetMs?: number;
-  savingsBaseline: SavingsBaseline;
+  savingsBaseline: MeasuredBaseline;
   formatOptions?: FormatOptions;
   /** A replayed session: its dedup saving per tokenizer goes into every row (0 without one). */
   session?: { dedup: TranscriptDedup; summary: SessionSummary };
@@ -85,7 +91,8 @@ export async function runBenchmark(
   onProgress?: (p: BenchmarkProgress) => void,
 ): Promise<BenchmarkResult> {
   const clock: Clock = options.clock ?? NO_CLOCK;
-  const measured = unique([...options.formats, ...Object.values(BASELINE_FORMATS)]);
+  const savingsFormat = baselineFormatOf(options.savingsBaseline);
+  const measured = unique([...options.formats, ...Object.values(BASELINE_FORMATS), savingsFormat]);
   const formats = new Map(
     await clock.runAsync('load', () => Promise.all(measured.map(async (n) => [n, await loadFormat(n, options.formatOptions)] as const))),
   );
@@ -161,13 +168,13 @@ export async function runBenchmark(
       }
       for (const tokenizer of tokenizers) {
         const counted = tokens.get(tokenizer)!;
-        const baselineTokens = Object.fromEntries(SAVINGS_BASELINES.map((b) => [b, counted.get(BASELINE_FORMATS[b])!])) as Record<
-          SavingsBaseline,
-          number
-        >;
+        const baselineTokens = {
+          ...(Object.fromEntries(SAVINGS_BASELINES.map((b) => [b, counted.get(BASELINE_FORMATS[b])!])) as Record<SavingsBaseline, number>),
+          [options.savingsBaseline]: counted.get(savingsFormat)!,
+        };
         for (const format of options.formats) {
           const e = encoded.get(format)!;
-          const { pages: n, loss } = pages.get(format)!.get(tokenizer)!;
+          const { pages: n, loss, report } = pages.get(format)!.get(tokenizer)!;
           rows.push(
             buildRow({
               dataset: ds,
@@ -175,7 +182,7 @@ export async function runBenchmark(
               level,
               format,
               // The whole list round-trips, yet a page may not: then the row is not lossless either.
-              encoded: loss && e.lossless ? { ...e, lossless: false, reason: loss } : e,
+              encoded: loss && e.lossless ? { ...e, lossless: false, reason: loss, ...(report ? { loss: report } : {}) } : e,
               tokenizer: tokenizer.name,
               tokens: counted.get(format)!,
               baselineTokens,

@@ -1,6 +1,7 @@
 import type { FormatName } from '../formats/types.js';
+import type { LossReport } from '../formats/loss.js';
 import type { MethodContrast } from './method-contrast.js';
-import type { FormatMetadata, SavingsBaseline } from '../metadata/format-metadata.js';
+import type { FormatMetadata, MeasuredBaseline, SavingsBaseline } from '../metadata/format-metadata.js';
 import type { Pagination, SortInfo } from '../model/index.js';
 import type { DatasetKind, ProviderName } from '../model/index.js';
 import type { DetailLevel, Level } from '../trim/levels.js';
@@ -21,7 +22,8 @@ export interface BenchmarkResult {
     runs: number;
     /** How encode and decode were timed (absent in results written before adaptive timing: fixed). */
     timing?: TimingSettings;
-    savings_baseline: SavingsBaseline;
+    /** json_compact, json_pretty, or the format a team uses today (yaml, csv, markdown-table, markdown-kv, xml). */
+    savings_baseline: MeasuredBaseline;
     levels: Level[];
     formats: FormatName[];
     /** The dataset kinds this run measured (all unless narrowed with --dataset). */
@@ -57,6 +59,8 @@ export interface BenchmarkResult {
     level: Level;
     format: FormatName;
     reason: string;
+    /** What the round trip lost, value by value (absent in results written before it existed). */
+    loss?: LossReport;
   }[];
   /** Per dataset kind and level, the lossless format with the fewest tokens under each tokenizer (absent in older results). */
   winner_by_tokenizer?: WinnerEntry[];
@@ -159,14 +163,14 @@ export interface Timing {
 export type Spread = [number, number];
 
 export interface RowSavings {
-  baseline: SavingsBaseline;
+  baseline: MeasuredBaseline;
   /** Tokens of the baseline encoding of the same items (same level and tokenizer). */
   baseline_tokens: number;
   /** 1 - tokens / baseline tokens (same dataset, level and tokenizer). */
   encoder: number;
   dedup: number;
   combined: number;
-  /** The encoder saving against each baseline, so neither has to be recomputed. */
+  /** The encoder saving against each JSON baseline, so neither has to be recomputed. */
   vs: Record<SavingsBaseline, number>;
 }
 
@@ -192,6 +196,12 @@ export interface BenchmarkRow {
   decode_runs?: number;
   lossless: boolean;
   lossless_reason?: string;
+  /**
+   * When not lossless: the share of the items' leaf values that did not come back with the same type
+   * and value, and the first places with what happened (src/formats/loss.ts). Absent when lossless,
+   * and in results written before it existed.
+   */
+  loss?: LossReport;
   savings: RowSavings;
   metadata: FormatMetadata;
 }

@@ -1,6 +1,6 @@
 import { FORMAT_NAMES } from '../formats/types.js';
 import { isJsonObject } from '../json/types.js';
-import { SAVINGS_BASELINES } from '../metadata/format-metadata.js';
+import { MEASURED_BASELINES } from '../metadata/format-metadata.js';
 import { DATASET_KINDS } from '../model/kinds.js';
 import { PROVIDER_NAMES } from '../providers/registry.js';
 import { TOKENIZER_NAMES } from '../tokens/types.js';
@@ -86,8 +86,9 @@ const kind = oneOf(DATASET_KINDS, 'a dataset kind');
 const level = oneOf(LEVELS, 'a level');
 const format = oneOf(FORMAT_NAMES, 'a format');
 const tokenizer = oneOf(TOKENIZER_NAMES, 'a tokenizer');
-const baseline = oneOf(SAVINGS_BASELINES, 'a savings baseline');
-const sessionBaseline = oneOf([...SAVINGS_BASELINES, 'upstream'], 'a savings baseline or upstream');
+/** What a run's savings are against: JSON, or a baseline format (--savings-baseline yaml). */
+const measuredBaseline = oneOf(MEASURED_BASELINES, 'a savings baseline');
+const sessionBaseline = oneOf([...MEASURED_BASELINES, 'upstream'], 'a savings baseline or upstream');
 
 const source = object({ kind: oneOf(['corpus', 'live'], 'corpus or live'), 'corpus?': str, 'provider?': provider, 'target?': str });
 
@@ -110,7 +111,15 @@ const row = object({
   'decode_runs?': count,
   lossless: bool,
   'lossless_reason?': str,
-  savings: object({ baseline, baseline_tokens: count, encoder: saving, dedup: saving, combined: saving, 'vs?': record(saving) }),
+  'loss?': object({ values: count, lost: count, share: saving, paths: list(anyObject), more_paths: count }),
+  savings: object({
+    baseline: measuredBaseline,
+    baseline_tokens: count,
+    encoder: saving,
+    dedup: saving,
+    combined: saving,
+    'vs?': record(saving),
+  }),
   metadata: object({
     raw_chars: count,
     output_chars: count,
@@ -141,7 +150,7 @@ const RESULT = object({
     budget: positive,
     runs: positive,
     'timing?': object({ mode: oneOf(['adaptive', 'fixed'], 'adaptive or fixed'), max_runs: positive, budget_ms: nonNegative }),
-    savings_baseline: baseline,
+    savings_baseline: measuredBaseline,
     levels: list(level),
     formats: list(format),
     'dataset_kinds?': list(kind),

@@ -1,5 +1,5 @@
 import { Flags } from './oclif.js';
-import { SAVINGS_BASELINES } from '../metadata/format-metadata.js';
+import { MEASURED_BASELINES } from '../metadata/format-metadata.js';
 import { TOKENIZERS_HELP } from './tokenizer-flag.js';
 
 /** What every measuring command (benchmark, stats) counts with and against: one set, one set of defaults. */
@@ -17,8 +17,9 @@ export const measureFlags = {
     default: 5,
   }),
   'savings-baseline': Flags.string({
-    description: 'what every change and savings.encoder is measured against (same items, level and tokenizer)',
-    options: [...SAVINGS_BASELINES],
+    description:
+      'what every change and savings.encoder is measured against (same items, level and tokenizer): JSON, or the format you use today (yaml, csv, markdown-table, markdown-kv, xml)',
+    options: [...MEASURED_BASELINES],
     default: 'json_compact',
   }),
 };

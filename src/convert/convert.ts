@@ -1,6 +1,7 @@
 import { DataError, lineColAt } from '../errors.js';
 import { assertInputFormatName, detectFromContent, detectFromExtension, type InputFormatName } from '../formats/detect.js';
-import { FORMAT_NAMES, loadFormat, loadFormats, type FormatName, type FormatOptions } from '../formats/registry.js';
+import { loadFormat, loadFormats, type FormatName, type FormatOptions } from '../formats/registry.js';
+import { candidateFormats } from '../formats/info.js';
 import { rankLossless } from '../formats/rank.js';
 import type { RoundTrip } from '../formats/verify.js';
 import { depthMessage, tooDeepPath } from '../json/depth.js';
@@ -97,8 +98,8 @@ export async function readValue(
 }
 
 /**
- * `--to auto`: encode in every format, keep those whose output decodes (from its bytes) to the
- * input, and take the one with the fewest tokens; a tie goes to the earlier format in the registry.
+ * `--to auto`: encode in every candidate format, keep those whose output decodes (from its bytes) to
+ * the input, and take the one with the fewest tokens; a tie goes to the earlier format in the registry.
  */
 async function chooseFormat(
   value: JsonValue,
@@ -109,7 +110,8 @@ async function chooseFormat(
   const [{ loadTokenizer }, { verifyRoundTrip }] = await Promise.all([import('../tokens/registry.js'), import('../formats/verify.js')]);
   const tokenizer = await loadTokenizer(tokenizerName);
   const candidates: (AutoChoice['candidates'][number] & { text?: string })[] = [];
-  for (const format of await loadFormats(FORMAT_NAMES, options)) {
+  // Baselines (YAML, CSV, Markdown, XML) are what a user may have today, never what devboy recommends.
+  for (const format of await loadFormats(candidateFormats(), options)) {
     let text: string;
     try {
       text = format.encode(value);
@@ -140,7 +142,7 @@ async function chooseFormat(
 }
 
 async function detect(input: Input, options?: FormatOptions): Promise<InputFormatName> {
-  const byExt = input.path ? detectFromExtension(input.path) : undefined;
+  const byExt = input.path ? detectFromExtension(input.path, input.text) : undefined;
   if (byExt) return byExt;
   const [stc, toon] = await Promise.all([loadFormat('stc', options), loadFormat('toon', options)]);
   return detectFromContent(input.text, { stc, toon }, input.name);

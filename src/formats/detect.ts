@@ -14,6 +14,10 @@ const BY_EXTENSION: Record<string, InputFormatName> = {
   '.toon': 'toon',
   '.stc': 'stc',
   '.gcf': 'gcf',
+  '.yaml': 'yaml',
+  '.yml': 'yaml',
+  '.csv': 'csv',
+  '.xml': 'xml',
 };
 
 export function assertInputFormatName(name: string): InputFormatName {
@@ -23,8 +27,11 @@ export function assertInputFormatName(name: string): InputFormatName {
   return name as InputFormatName;
 }
 
-export function detectFromExtension(path: string): InputFormatName | undefined {
-  return BY_EXTENSION[extname(path).toLowerCase()];
+/** `.md` holds either Markdown form: a table starts with `|`. */
+export function detectFromExtension(path: string, text?: string): InputFormatName | undefined {
+  const ext = extname(path).toLowerCase();
+  if (ext === '.md' || ext === '.markdown') return text?.trimStart().startsWith('|') ? 'markdown-table' : 'markdown-kv';
+  return BY_EXTENSION[ext];
 }
 
 /**

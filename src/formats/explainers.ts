@@ -15,6 +15,12 @@ export const NEEDS_EXPLAINER: Record<FormatName, boolean> = {
   toon: true,
   stc: true,
   gcf: true,
+  // The baselines too: their conventions (JSON in a cell, an empty cell, `## N`) are devboy's choices.
+  yaml: true,
+  csv: true,
+  'markdown-table': true,
+  'markdown-kv': true,
+  xml: true,
 };
 
 /** The prompt that teaches a format: its text and where it came from (a committed default or the user's file). */

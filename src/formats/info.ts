@@ -1,5 +1,5 @@
 import { packageVersion } from '../versions.js';
-import type { FormatInfo, FormatName } from './types.js';
+import { FORMAT_NAMES, type FormatInfo, type FormatName } from './types.js';
 
 /**
  * Static facts about each format. Kept apart from the codecs so that listing formats,
@@ -11,6 +11,17 @@ export function exactFormats(): FormatName[] {
   return (Object.keys(FORMAT_INFO) as FormatName[]).filter((n) => FORMAT_INFO[n].roundTrip === 'exact');
 }
 
+/** The formats devboy recommends among (the benchmark's default `--formats`, `--to auto`), in registry order. */
+export function candidateFormats(): FormatName[] {
+  return FORMAT_NAMES.filter((n) => FORMAT_INFO[n].role === 'candidate');
+}
+
+/** Whether a format may be recommended: a baseline is measured, never recommended. */
+export function isCandidate(name: FormatName): boolean {
+  // A name no registry entry has (a result file from another version) is not a known baseline.
+  return (FORMAT_INFO as Partial<Record<string, FormatInfo>>)[name]?.role !== 'baseline';
+}
+
 export const FORMAT_INFO: Record<FormatName, FormatInfo> = {
   json: {
     name: 'json',
@@ -19,6 +30,7 @@ export const FORMAT_INFO: Record<FormatName, FormatInfo> = {
     extension: '.json',
     implementation: 'JSON.stringify(value, null, 2)',
     roundTrip: 'exact',
+    role: 'candidate',
   },
   'json-compact': {
     name: 'json-compact',
@@ -27,6 +39,7 @@ export const FORMAT_INFO: Record<FormatName, FormatInfo> = {
     extension: '.json',
     implementation: 'JSON.stringify(value)',
     roundTrip: 'exact',
+    role: 'candidate',
   },
   toon: {
     name: 'toon',
@@ -38,6 +51,7 @@ export const FORMAT_INFO: Record<FormatName, FormatInfo> = {
     },
     // A table has one header: rows with the same keys in another order lose theirs (docs/formats/toon.md).
     roundTrip: 'known-losses',
+    role: 'candidate',
   },
   stc: {
     name: 'stc',
@@ -46,6 +60,7 @@ export const FORMAT_INFO: Record<FormatName, FormatInfo> = {
     extension: '.stc',
     implementation: 'devboy (spec-first, docs/formats/stc.md)',
     roundTrip: 'exact',
+    role: 'candidate',
   },
   gcf: {
     name: 'gcf',
@@ -58,5 +73,62 @@ export const FORMAT_INFO: Record<FormatName, FormatInfo> = {
     },
     // Its tables have one column order per table (docs/formats/gcf.md).
     roundTrip: 'known-losses',
+    role: 'candidate',
+  },
+  yaml: {
+    name: 'yaml',
+    title: 'YAML 1.2, block style',
+    mediaType: 'application/yaml',
+    extension: '.yaml',
+    get implementation() {
+      return `yaml ${packageVersion('yaml')} (stringify/parse, core schema)`;
+    },
+    // yaml 2.9.1 folds a long double-quoted string with a line of one space wrongly (docs/formats/baselines.md).
+    roundTrip: 'known-losses',
+    role: 'baseline',
+  },
+  csv: {
+    name: 'csv',
+    title: 'CSV (RFC 4180), one row per item, nested values as JSON text in the cell',
+    mediaType: 'text/csv',
+    extension: '.csv',
+    get implementation() {
+      return `csv-stringify ${packageVersion('csv-stringify')} / csv-parse ${packageVersion('csv-parse')}`;
+    },
+    // A cell is text: numbers, booleans, null and nested values come back as strings (docs/formats/baselines.md).
+    roundTrip: 'lossy',
+    role: 'baseline',
+  },
+  'markdown-table': {
+    name: 'markdown-table',
+    title: 'Markdown table (GFM), one row per item, nested values as JSON text in the cell',
+    mediaType: 'text/markdown',
+    extension: '.md',
+    get implementation() {
+      return `markdown-table ${packageVersion('markdown-table')} (writer); devboy (reader)`;
+    },
+    roundTrip: 'lossy',
+    role: 'baseline',
+  },
+  'markdown-kv': {
+    name: 'markdown-kv',
+    title: 'Markdown key-value list, a `## N` heading and `- key: value` lines per item',
+    mediaType: 'text/markdown',
+    extension: '.md',
+    implementation: 'devboy (writer and reader; docs/formats/baselines.md)',
+    roundTrip: 'lossy',
+    role: 'baseline',
+  },
+  xml: {
+    name: 'xml',
+    title: 'XML, one element per key, <items><item> for a list',
+    mediaType: 'application/xml',
+    extension: '.xml',
+    get implementation() {
+      return `fast-xml-parser ${packageVersion('fast-xml-parser')} (XMLBuilder/XMLParser)`;
+    },
+    // Elements have no types and no arrays: numbers are guessed back, a one-element list becomes its element.
+    roundTrip: 'lossy',
+    role: 'baseline',
   },
 };

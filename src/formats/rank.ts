@@ -1,11 +1,13 @@
+import { isCandidate } from './info.js';
 import { FORMAT_NAMES, type FormatName } from './types.js';
 
 /**
- * The formats that round-trip, fewest tokens first, a tie to the earlier format in the registry:
+ * The candidate formats that round-trip (a baseline is measured, never chosen), fewest tokens first,
+ * a tie to the earlier format in the registry:
  * how `convert --to auto` and `stats` choose, so that on one input they choose alike.
  */
 export function rankLossless<T extends { format: FormatName; tokens: number; lossless: boolean }>(candidates: readonly T[]): T[] {
   return candidates
-    .filter((c) => c.lossless)
+    .filter((c) => c.lossless && isCandidate(c.format))
     .sort((a, b) => a.tokens - b.tokens || FORMAT_NAMES.indexOf(a.format) - FORMAT_NAMES.indexOf(b.format));
 }

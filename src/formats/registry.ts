@@ -27,6 +27,16 @@ export async function loadFormat(name: FormatName, options: FormatOptions = {}):
       return (await import('./stc/index.js')).stc;
     case 'gcf':
       return (await import('./gcf.js')).gcf;
+    case 'yaml':
+      return (await import('./yaml.js')).yaml;
+    case 'csv':
+      return (await import('./csv.js')).csv;
+    case 'markdown-table':
+      return (await import('./markdown-table.js')).markdownTableFormat;
+    case 'markdown-kv':
+      return (await import('./markdown-kv.js')).markdownKv;
+    case 'xml':
+      return (await import('./xml.js')).xml;
   }
 }
 

@@ -1,6 +1,6 @@
 import type { JsonValue } from '../json/types.js';
 
-export const FORMAT_NAMES = ['json', 'json-compact', 'toon', 'stc', 'gcf'] as const;
+export const FORMAT_NAMES = ['json', 'json-compact', 'toon', 'stc', 'gcf', 'yaml', 'csv', 'markdown-table', 'markdown-kv', 'xml'] as const;
 export type FormatName = (typeof FORMAT_NAMES)[number];
 
 /** What a format is, known without loading its implementation. */
@@ -15,15 +15,24 @@ export interface FormatInfo {
   implementation: string;
   /**
    * `exact`: decode(encode(x)) equals x for every JSON value (property-tested). `known-losses`: the
-   * implementation loses some inputs (documented in docs/formats/); every use is verified.
+   * implementation loses some inputs (documented in docs/formats/); every use is verified. `lossy`:
+   * the format itself cannot carry JSON's types or nesting (a CSV cell is text), so most inputs lose
+   * something; what they lose is reported value by value (loss.ts).
    */
-  roundTrip: 'exact' | 'known-losses';
+  roundTrip: 'exact' | 'known-losses' | 'lossy';
+  /**
+   * `candidate`: a format devboy measures to recommend (the benchmark's default set, `--to auto`).
+   * `baseline`: what teams paste today (YAML, CSV, Markdown, XML), measured beside the candidates so
+   * a user can see what switching saves and what their format loses; never recommended.
+   */
+  role: 'candidate' | 'baseline';
 }
 
 /**
- * A lossless text encoding of JSON values.
+ * A text encoding of JSON values, with the decoder that reads it back.
  * `decode` throws a DataError (with line/col when the parser knows them) on malformed text.
- * Losslessness is a claim to be checked, never assumed: see `verify.ts`.
+ * Losslessness is a claim to be checked, never assumed: see `verify.ts`, and `loss.ts` for what a
+ * lossy round trip lost.
  */
 export interface Format extends FormatInfo {
   encode(value: JsonValue): string;

@@ -82,6 +82,7 @@ export function findNumberLoss(text: string, decoded: unknown): NumberLoss | nul
     const run = m[0];
     const at = m.index;
     if (run.length <= 15 && !/[eE]/.test(run)) continue;
+    if (!/[0-9]/.test(run)) continue;
     if (isWordChar(text.charCodeAt(at - 1)) || isWordChar(text.charCodeAt(at + run.length)) || !JSON_NUMBER.test(run)) continue;
     const value = Number(run);
     const loss = numberLoss(run, value);
@@ -95,10 +96,12 @@ export function findNumberLoss(text: string, decoded: unknown): NumberLoss | nul
 }
 
 /**
- * A maximal run of number characters holding a digit. The regex engine finds these much faster than
- * a loop over every character; the few that could be inexact are then looked at one by one.
+ * A maximal run of number characters (those without a digit are skipped by the caller). The regex
+ * engine finds these much faster than a loop over every character; the few that could be inexact
+ * are then looked at one by one. No digit in the pattern: `[…]*[0-9][…]*` backtracks over a long
+ * run without one (a Markdown rule, `eeee`) once per start, quadratic in the run's length.
  */
-const RUN = /[-+.0-9eE]*[0-9][-+.0-9eE]*/g;
+const RUN = /[-+.0-9eE]+/g;
 
 /** A character that makes a run part of a longer token: a letter, digit, underscore, or anything non-ASCII. */
 function isWordChar(c: number): boolean {
@@ -107,8 +110,12 @@ function isWordChar(c: number): boolean {
 
 /** A quote that opens a string: not inside a word (where it is a character of an unquoted string) and not escaped. */
 const OPENING_QUOTE = /(?<![A-Za-z0-9_\u0080-\uffff\\])"/g;
-/** The rest of a quoted string after its opening quote: to the closing quote, or the line's end if unclosed. */
-const QUOTED_REST = /(?:[^"\\\n]|\\.)*(?:"|(?=\n)|$)/y;
+/**
+ * The rest of a quoted string after its opening quote: to the closing quote, or the line's end if
+ * unclosed. It always matches: a backslash that ends a line (a YAML literal block) is the string's
+ * last character, else the failed match would restart the scan from the top and never end.
+ */
+const QUOTED_REST = /(?:[^"\\\n]|\\.)*\\?(?:"|(?=\n)|$)/y;
 
 /** Whether offsets, asked in increasing order, fall inside quoted strings; linear in the text overall. */
 class QuoteTracker {

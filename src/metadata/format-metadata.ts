@@ -1,4 +1,5 @@
-import type { FormatName } from '../formats/types.js';
+import { FORMAT_INFO } from '../formats/info.js';
+import { FORMAT_NAMES, type FormatName } from '../formats/types.js';
 import type { JsonValue } from '../json/types.js';
 import type { Pagination, SortInfo } from '../model/index.js';
 
@@ -6,6 +7,25 @@ import type { Pagination, SortInfo } from '../model/index.js';
 export const BASELINE_FORMAT = { json_compact: 'json-compact', json_pretty: 'json' } as const satisfies Record<string, FormatName>;
 export type SavingsBaseline = keyof typeof BASELINE_FORMAT;
 export const SAVINGS_BASELINES = Object.keys(BASELINE_FORMAT) as SavingsBaseline[];
+
+/** The baseline formats (YAML, CSV, Markdown, XML): a user's current format, named by its format name. */
+export type BaselineFormatName = 'yaml' | 'csv' | 'markdown-table' | 'markdown-kv' | 'xml';
+
+/**
+ * What the measuring commands (benchmark, stats) can take savings against: the JSON baselines, or
+ * the format a team uses today (`--savings-baseline yaml`), so every change reads against it.
+ * Rows keep their savings against both JSON baselines too (`savings.vs`).
+ */
+export type MeasuredBaseline = SavingsBaseline | BaselineFormatName;
+export const MEASURED_BASELINES: MeasuredBaseline[] = [
+  ...SAVINGS_BASELINES,
+  ...(FORMAT_NAMES.filter((n) => FORMAT_INFO[n].role === 'baseline') as BaselineFormatName[]),
+];
+
+/** The format a savings baseline is. */
+export function baselineFormatOf(baseline: MeasuredBaseline): FormatName {
+  return baseline in BASELINE_FORMAT ? BASELINE_FORMAT[baseline as SavingsBaseline] : (baseline as BaselineFormatName);
+}
 
 /** The baseline's text of a value: the same bytes its format's encoder writes. */
 export function baselineText(value: JsonValue, baseline: SavingsBaseline): string {
@@ -103,7 +123,7 @@ export interface MetadataFacts {
   chunkNumber: number;
   pagination?: Pagination;
   sort?: SortInfo;
-  baseline: SavingsBaseline;
+  baseline: MeasuredBaseline;
   /** Tokens of the same items in the baseline encoding, same tokenizer. */
   baselineTokens: number;
   /** Saving of repeated-output deduplication, a fraction; 0 without a replayed session. */

@@ -31,6 +31,11 @@ export const CSV_COLUMNS: readonly CsvColumn[] = [
   { name: 'decode_runs', doc: 'timed decode runs (empty in results from before adaptive timing)', value: (r) => r.decode_runs ?? '' },
   { name: 'lossless', doc: '`true` or `false`', value: (r) => r.lossless },
   { name: 'lossless_reason', doc: 'the first difference when not lossless, else empty', value: (r) => r.lossless_reason ?? '' },
+  {
+    name: 'lost_share',
+    doc: 'when not lossless, the share of leaf values that did not come back the same (`loss.share`), else empty',
+    value: (r) => r.loss?.share ?? '',
+  },
   { name: 'savings_baseline', doc: 'what `encoder_saving` is against', value: (r) => r.savings.baseline },
   { name: 'baseline_tokens', doc: 'tokens of that baseline encoding', value: (r) => r.savings.baseline_tokens },
   { name: 'encoder_saving', doc: '1 - tokens / baseline_tokens', value: (r) => r.savings.encoder },

@@ -8,6 +8,8 @@ import { rangeFromZero, xyBarChart } from './mermaid.js';
 import { fewerOrMore, plural } from './words.js';
 import { header } from './header.js';
 import { familyMarkdownLines } from './families.js';
+import { answerText, lossCell, lostShare, places } from './losses.js';
+import { lossSummary } from '../formats/loss.js';
 import { htmlText, mdCode, mdName, mdRow as row } from '../escape/markdown.js';
 import { tokenizerLabel } from '../tokens/registry.js';
 import type { DatasetEntry } from '../benchmark/schema.js';
@@ -22,6 +24,7 @@ export function benchmarkMarkdown(result: BenchmarkResult): string {
   const out: string[] = [
     '## devboy benchmark',
     '',
+    ...(s.answer ? [`**${htmlText(answerText(s.answer, s.primary))}**`, ''] : []),
     ...headlineMarkdown(s, tk, baseline),
     '',
     ...header(result, mdCode, mdName)
@@ -40,7 +43,7 @@ export function benchmarkMarkdown(result: BenchmarkResult): string {
       row([
         mdName(t.level),
         ...t.cells.map((c) => {
-          const text = `${int(c.tokens)} (${pct(c.saving)}), ${plural(c.pages, 'page')}${c.lossyRows ? ` ⚠ ${c.lossyRows} lossy` : ''}`;
+          const text = `${int(c.tokens)} (${pct(c.saving)}), ${plural(c.pages, 'page')}${c.lossyRows ? ` ⚠ ${c.lossyRows} lossy${lostShare(s, c.format, t.level)}` : ''}`;
           return c.format === t.winner ? `**${text}**` : text;
         }),
       ]),
@@ -134,10 +137,21 @@ export function benchmarkMarkdown(result: BenchmarkResult): string {
     out.push(
       `Not lossless: ${plural(result.lossy.length, 'dataset/level/format cell')} (${formats}); every other row round-tripped.`,
       '',
+      `What each lossy format loses (${mdTokenizer(s.primary)} rows; share of the leaf values of the datasets that do not round-trip; the places that lost most):`,
+      '',
+      row(['format', 'level', 'lost', 'where']),
+      row(['---', '---', '---', '---']),
+      ...s.losses.map((l) =>
+        row([mdName(l.format), mdName(l.level), htmlText(lossCell(l)), l.paths.length ? mdCode(places(l).replace(/^ \(|\)$/g, '')) : '']),
+      ),
+      '',
       '<details><summary>Each lossy cell and what it lost</summary>',
       '',
     );
-    for (const l of result.lossy) out.push(`- ${datasetTitle(l)} ${mdName(l.level)} ${mdName(l.format)}: ${mdCode(l.reason)}`);
+    for (const l of result.lossy)
+      out.push(
+        `- ${datasetTitle(l)} ${mdName(l.level)} ${mdName(l.format)}: ${mdCode(`${l.loss ? `${lossSummary(l.loss)}; first: ` : ''}${l.reason}`)}`,
+      );
     out.push('', '</details>');
   }
 

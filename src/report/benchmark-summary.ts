@@ -2,11 +2,12 @@ import { methodContrast, type MethodContrast } from '../benchmark/method-contras
 import type { BenchmarkResult, BenchmarkRow, DatasetEntry } from '../benchmark/schema.js';
 import type { DatasetKind } from '../model/index.js';
 import { speedByFormat, type FormatSpeed } from '../benchmark/speed.js';
+import { isCandidate } from '../formats/info.js';
 import type { FormatName } from '../formats/types.js';
 import type { TokenizerName } from '../tokens/types.js';
 import type { Level } from '../trim/levels.js';
 import { plural } from './words.js';
-import { BASELINE_FORMAT } from '../metadata/format-metadata.js';
+import { baselineFormatOf, MEASURED_BASELINES, type MeasuredBaseline } from '../metadata/format-metadata.js';
 
 /** The views every exporter shows, computed once from a result so table and Markdown agree. */
 export interface BenchmarkSummary {
@@ -37,6 +38,38 @@ export interface BenchmarkSummary {
   session?: SessionView;
   /** The answer in a few words: the best lossless format per level, and what each level saves by itself. */
   headline: Headline;
+  /** Per lossy format and level: what share of the values its lossy rows lose, and where most. */
+  losses: LossView[];
+  /** When the savings baseline is the user's own format (--savings-baseline yaml): the answer against it. */
+  answer?: Answer;
+}
+
+export interface LossView {
+  format: FormatName;
+  level: Level;
+  /** Rows (datasets) that do not round-trip, of `rows`. */
+  lossyRows: number;
+  rows: number;
+  /** Leaf values of the lossy rows' items, and how many of them did not come back the same. */
+  values: number;
+  lost: number;
+  /** The places where most values were lost, summed over the datasets' listed places (each lists its first five). */
+  paths: { path: string; what: string; values: number }[];
+}
+
+export interface Answer {
+  level: Level;
+  /** The savings baseline as named in the run (yaml, csv, ...), and how the answer names it (your YAML). */
+  baseline: string;
+  label: string;
+  /** The lossless candidate with the fewest tokens at this level; absent when none is lossless. */
+  format?: FormatName;
+  /** Its saving against the baseline, summed tokens over summed tokens (negative: it costs more). */
+  saving?: number;
+  /** The share of values the user's format loses at this level, over the datasets it does not round-trip. */
+  baselineLoss?: number;
+  /** The other levels' best formats and savings, for the rest of the line. */
+  others: { level: Level; format?: FormatName; saving?: number }[];
 }
 
 /** A saving under 1% of the baseline is no edge worth a format change: reports say so. */
@@ -107,7 +140,7 @@ export function summarize(result: BenchmarkResult): BenchmarkSummary {
         lossyRows: rows.filter((r) => !r.lossless).length,
       };
     });
-    const lossless = cells.filter((c) => c.lossyRows === 0);
+    const lossless = cells.filter((c) => c.lossyRows === 0 && isCandidate(c.format));
     const winner = lossless.length ? lossless.reduce((a, b) => (b.tokens < a.tokens ? b : a)).format : undefined;
     return { level, cells, ...(winner ? { winner } : {}) };
   });
@@ -177,11 +210,15 @@ export function summarize(result: BenchmarkResult): BenchmarkSummary {
           .map((x) => ({ format: x.format, dedup: x.dedup, encoder: x.encoder, combined: x.combined, measured: x.measured })),
       }
     : undefined;
+  const losses = lossViews(result, primary, levels, formats);
+  const answer = answerOf(result, totals, losses);
   return {
     primary,
     formats,
     levels,
     headline: headlineOf(totals, result.settings.savings_baseline),
+    losses,
+    ...(answer ? { answer } : {}),
     totals,
     datasets,
     disagreements,
@@ -199,12 +236,72 @@ function headlineOf(totals: BenchmarkSummary['totals'], baseline: string): Headl
     const cell = t.cells.find((c) => c.format === t.winner);
     return { level: t.level, ...(cell ? { format: cell.format, saving: cell.saving } : {}) };
   });
-  const format = (BASELINE_FORMAT as Record<string, FormatName | undefined>)[baseline];
+  const format = (MEASURED_BASELINES as string[]).includes(baseline) ? baselineFormatOf(baseline as MeasuredBaseline) : undefined;
   const tokensAt = (t: (typeof totals)[number]) => t.cells.find((c) => c.format === format)?.tokens ?? 0;
   const first = totals[0];
   if (!format || !first || tokensAt(first) === 0) return { best, levels: [] };
   const levels = totals.slice(1).map((t) => ({ level: t.level, saving: 1 - tokensAt(t) / tokensAt(first) }));
   return { best, levels, from: { level: first.level, format } };
+}
+
+/** Per format and level that lost anything: the share of its lossy rows' values, and the places that lost most. */
+function lossViews(result: BenchmarkResult, primary: TokenizerName, levels: Level[], formats: FormatName[]): LossView[] {
+  const out: LossView[] = [];
+  for (const format of formats) {
+    for (const level of levels) {
+      const rows = result.rows.filter((r) => r.format === format && r.level === level && r.tokenizer === primary);
+      const lossy = rows.filter((r) => !r.lossless);
+      if (lossy.length === 0) continue;
+      const places = new Map<string, { path: string; what: string; values: number; first: number }>();
+      let values = 0;
+      let lost = 0;
+      for (const r of lossy) {
+        values += r.loss?.values ?? 0;
+        lost += r.loss?.lost ?? 0;
+        for (const p of r.loss?.paths ?? []) {
+          const key = `${p.what}\u0000${p.path}`;
+          const place = places.get(key);
+          if (place) place.values += p.values;
+          else places.set(key, { ...p, first: places.size });
+        }
+      }
+      const paths = [...places.values()]
+        .sort((a, b) => b.values - a.values || a.first - b.first)
+        .slice(0, 3)
+        .map(({ path, what, values: n }) => ({ path, what, values: n }));
+      out.push({ format, level, lossyRows: lossy.length, rows: rows.length, values, lost, paths });
+    }
+  }
+  return out;
+}
+
+/** How the answer names a savings baseline that is the user's own format. */
+const BASELINE_LABEL: Record<string, string> = {
+  yaml: 'your YAML',
+  csv: 'your CSV',
+  'markdown-table': 'your Markdown table',
+  'markdown-kv': 'your Markdown key-value list',
+  xml: 'your XML',
+};
+
+/** Against the user's own format: at full detail (else the first level), the best lossless candidate. */
+function answerOf(result: BenchmarkResult, totals: BenchmarkSummary['totals'], losses: readonly LossView[]): Answer | undefined {
+  const baseline = result.settings.savings_baseline;
+  const label = BASELINE_LABEL[baseline];
+  if (!label || totals.length === 0) return undefined;
+  const pick = (t: BenchmarkSummary['totals'][number]) => {
+    const cell = t.cells.find((c) => c.format === t.winner);
+    return { level: t.level, ...(t.winner ? { format: t.winner } : {}), ...(cell ? { saving: cell.saving } : {}) };
+  };
+  const main = totals.find((t) => t.level === 'full') ?? totals[0]!;
+  const own = losses.find((l) => l.format === baseline && l.level === main.level);
+  return {
+    ...pick(main),
+    baseline,
+    label,
+    ...(own && own.values > 0 ? { baselineLoss: own.lost / own.values } : {}),
+    others: totals.filter((t) => t !== main).map(pick),
+  };
 }
 
 /** `83/150 items: 12 full, 71 minimal, 3 cut, 2 chunks` */
@@ -242,7 +339,7 @@ function recommend(result: BenchmarkResult, primary: TokenizerName, levels: Leve
           lossless: mine.length > 0 && mine.every((r) => r.lossless),
         };
       });
-      const ranked = cells.filter((c) => c.lossless).sort((a, b) => a.tokens - b.tokens);
+      const ranked = cells.filter((c) => c.lossless && isCandidate(c.format)).sort((a, b) => a.tokens - b.tokens);
       const datasets = new Set(rows.map(dsKey)).size;
       const [first, second] = ranked;
       out.push({
@@ -259,7 +356,7 @@ function recommend(result: BenchmarkResult, primary: TokenizerName, levels: Leve
 
 /** The lossless formats with the fewest tokens (more than one on a tie). */
 function fewestTokens(rows: BenchmarkRow[]): FormatName[] {
-  const ok = rows.filter((r) => r.lossless);
+  const ok = rows.filter((r) => r.lossless && isCandidate(r.format));
   if (ok.length === 0) return [];
   const min = Math.min(...ok.map((r) => r.tokens));
   return ok.filter((r) => r.tokens === min).map((r) => r.format);
@@ -267,7 +364,7 @@ function fewestTokens(rows: BenchmarkRow[]): FormatName[] {
 
 /** The lossless format with the fewest tokens; a format that loses data cannot win. */
 function winnerOf(rows: BenchmarkRow[]): FormatName | undefined {
-  const ok = rows.filter((r) => r.lossless);
+  const ok = rows.filter((r) => r.lossless && isCandidate(r.format));
   if (ok.length === 0) return undefined;
   return ok.reduce((a, b) => (b.tokens < a.tokens ? b : a)).format;
 }

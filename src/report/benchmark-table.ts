@@ -6,8 +6,9 @@ import type { RenderOptions } from './exporter.js';
 import { SPEED_REFERENCE } from '../benchmark/speed.js';
 import { header, lossyText, skippedLines } from './header.js';
 import { fewerOrMore, plural } from './words.js';
-import { BASELINE_FORMAT } from '../metadata/format-metadata.js';
+import { baselineFormatOf } from '../metadata/format-metadata.js';
 import { familyDetailLines, familySummaryLines } from './families.js';
+import { answerText, lossLines, lostShare } from './losses.js';
 import { displayWidth, terminalText as t } from '../escape/terminal.js';
 import { DEFAULT_WIDTH, renderTable, wrapText, type TextTable } from './text-table.js';
 
@@ -35,6 +36,7 @@ export function benchmarkTable(result: BenchmarkResult, options: RenderOptions =
   const para = (text: string) => out.push(...wrapText(text, width));
   const table = (tbl: TextTable, w = width) => out.push(renderTable(tbl, w));
 
+  if (s.answer) para(t(answerText(s.answer, s.primary)));
   out.push(...headlineLines(s, tk, baseline, width));
   out.push('');
   for (const line of header(result, t).split('\n')) {
@@ -49,7 +51,7 @@ export function benchmarkTable(result: BenchmarkResult, options: RenderOptions =
   para(
     `Totals over ${plural(result.datasets.length, 'dataset')}: ${tk}; change vs ${baseline} (same items, level and tokenizer); pages at ${int(result.settings.budget)} ${tkName} tokens below; * = fewest tokens among lossless formats`,
   );
-  const baselineFormat = (BASELINE_FORMAT as Record<string, string | undefined>)[result.settings.savings_baseline];
+  const baselineFormat = baselineFormatOf(result.settings.savings_baseline);
   table({
     head: ['level', ...formats],
     rows: s.totals.flatMap((x) => [
@@ -60,7 +62,7 @@ export function benchmarkTable(result: BenchmarkResult, options: RenderOptions =
           return c.format === x.winner ? star(text) : text;
         }),
       ],
-      ['  pages', ...x.cells.map((c) => `${int(c.pages)}${c.lossyRows ? `, ${c.lossyRows} lossy` : ''}`)],
+      ['  pages', ...x.cells.map((c) => `${int(c.pages)}${c.lossyRows ? `, ${c.lossyRows} lossy${lostShare(s, c.format, x.level)}` : ''}`)],
     ]),
   });
   out.push('');
@@ -99,6 +101,7 @@ export function benchmarkTable(result: BenchmarkResult, options: RenderOptions =
   // --details lists every lossy cell on a line of its own, as wide as it is.
   if (options.details) out.push(lossyText(result));
   else para(lossySummary(result));
+  for (const line of lossLines(s)) out.push(...wrapText(t(line), width));
   for (const line of skippedLines(result)) para(line);
 
   if (!options.details) {

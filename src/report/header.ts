@@ -1,4 +1,5 @@
 import type { BenchmarkResult } from '../benchmark/schema.js';
+import { lossSummary } from '../formats/loss.js';
 import { skippedText } from '../replay/corpus.js';
 import { EMBEDDED_CORPUS_LABEL } from '../replay/embedded-corpus.js';
 import { int, plural } from './words.js';
@@ -39,7 +40,9 @@ export function lossyText(result: BenchmarkResult): string {
     return 'Lossless: every format round-tripped every row (decode(encode(x)) equals x, values and key order).';
   const lines = [`Not lossless: ${plural(result.lossy.length, 'dataset/level/format cell')} (all other rows round-tripped):`];
   for (const l of result.lossy)
-    lines.push(`  ${terminalText(`${l.provider} ${l.project} ${l.dataset} ${l.level} ${l.format}`)}: ${terminalText(l.reason)}`);
+    lines.push(
+      `  ${terminalText(`${l.provider} ${l.project} ${l.dataset} ${l.level} ${l.format}`)}: ${terminalText(`${l.loss ? `${lossSummary(l.loss)}; first: ` : ''}${l.reason}`)}`,
+    );
   return lines.join('\n');
 }
 

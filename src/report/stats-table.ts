@@ -1,3 +1,5 @@
+import { isCandidate } from '../formats/info.js';
+import { lossSummary } from '../formats/loss.js';
 import type { FormatName } from '../formats/types.js';
 import type { Recommendation, StatsResult, StatsRow } from '../stats/stats.js';
 import { ms, pct } from './benchmark-summary.js';
@@ -61,7 +63,8 @@ export function statsTable(s: StatsResult, width = DEFAULT_WIDTH): string {
   const lossy = s.rows.filter((r) => !r.lossless && r.tokenizer === raw);
   if (lossy.length) {
     out.push('', `Not lossless: ${plural(lossy.length, 'level/format cell')}`);
-    for (const r of lossy) out.push(`  ${r.level} ${r.format}: ${t(r.reason ?? 'does not round-trip')}`);
+    for (const r of lossy)
+      out.push(`  ${r.level} ${r.format}: ${t(`${r.loss ? `${lossSummary(r.loss)}; first: ` : ''}${r.reason ?? 'does not round-trip'}`)}`);
   }
   if (s.unmeasured.length) {
     out.push('', `Not measured: ${plural(s.unmeasured.length, 'level/format cell')}`);
@@ -129,7 +132,7 @@ function bytesOf(row: StatsRow | undefined): string {
 }
 
 function winner(rows: readonly StatsRow[]): FormatName | undefined {
-  const lossless = rows.filter((r) => r.lossless);
+  const lossless = rows.filter((r) => r.lossless && isCandidate(r.format));
   const fewest = Math.min(...lossless.map((r) => r.tokens));
   return lossless.find((r) => r.tokens === fewest)?.format;
 }

@@ -1,9 +1,10 @@
 import { DataError } from '../errors.js';
 import { FORMAT_NAMES, loadFormats, type FormatName, type FormatOptions } from '../formats/registry.js';
+import type { LossReport } from '../formats/loss.js';
 import type { InputFormatName } from '../formats/detect.js';
 import type { Input } from '../io/read-input.js';
 import { isJsonObject, type JsonValue } from '../json/types.js';
-import { BASELINE_FORMAT, roundFraction, savingAgainst, type SavingsBaseline } from '../metadata/format-metadata.js';
+import { baselineFormatOf, roundFraction, savingAgainst, type MeasuredBaseline } from '../metadata/format-metadata.js';
 import type { DatasetKind, ModelItem } from '../model/index.js';
 import { readResponse, type ResponseItems } from '../providers/response.js';
 import { loadTokenizer } from '../tokens/registry.js';
@@ -37,7 +38,7 @@ export interface StatsRequest {
   tokenizers: TokenizerName[];
   budget: number;
   runs: number;
-  savingsBaseline: SavingsBaseline;
+  savingsBaseline: MeasuredBaseline;
   formatOptions?: FormatOptions;
   /** The prompts that teach each format, for the break-even (none: no break-even). */
   explainers?: readonly Explainer[];
@@ -55,6 +56,8 @@ export interface StatsRow {
   pages: number | null;
   lossless: boolean;
   reason?: string;
+  /** When not lossless: the share of leaf values that did not come back the same, and where (src/formats/loss.ts). */
+  loss?: LossReport;
   encode: Timing;
   decode: Timing;
 }
@@ -70,7 +73,7 @@ export interface Recommendation {
   level: Level;
   format: FormatName;
   tokens: number;
-  baseline: { name: SavingsBaseline; tokens: number };
+  baseline: { name: MeasuredBaseline; tokens: number };
   /** Against the baseline, as in the rows. */
   saving: number;
   runner_up?: { format: FormatName; tokens: number };
@@ -94,7 +97,7 @@ export interface StatsResult {
     kind: DatasetKind | null;
     items: number | null;
   };
-  settings: { budget: number; runs: number; savings_baseline: SavingsBaseline; levels: Level[]; formats: FormatName[] };
+  settings: { budget: number; runs: number; savings_baseline: MeasuredBaseline; levels: Level[]; formats: FormatName[] };
   tokenizers: { name: TokenizerName; estimate: boolean; implementation: string }[];
   rows: StatsRow[];
   /** Formats that cannot write the value at a level (e.g. a lone surrogate in TOON or GCF): no row, a reason. */
@@ -146,7 +149,7 @@ export async function computeStats(req: StatsRequest): Promise<StatsResult> {
     }
     for (const tokenizer of tokenizers) {
       const { count } = caches.get(tokenizer.name)!;
-      const baselineTokens = count(encoded.find((e) => e.format.name === BASELINE_FORMAT[req.savingsBaseline])!.text);
+      const baselineTokens = count(encoded.find((e) => e.format.name === baselineFormatOf(req.savingsBaseline))!.text);
       for (const e of encoded) {
         const tokens = count(e.text);
         const pages = pagesOf(e, lv, measured === 'items' ? read?.kind : undefined, tokenizer, req.budget, count, measured === 'items');
@@ -161,6 +164,7 @@ export async function computeStats(req: StatsRequest): Promise<StatsResult> {
           pages: pages.pages,
           lossless,
           ...(e.reason || pages.loss ? { reason: e.reason ?? pages.loss } : {}),
+          ...(e.loss ? { loss: e.loss } : pages.report ? { loss: pages.report } : {}),
           encode: e.encode,
           decode: e.decode,
         });
@@ -263,7 +267,7 @@ function pagesOf(
   budget: number,
   count: (text: string) => number,
   checkPages: boolean,
-): { pages: number | null; loss?: string } {
+): { pages: number | null; loss?: string; report?: LossReport } {
   if (!Array.isArray(lv.value)) return { pages: count(e.text) <= budget ? 1 : null };
   return pagesAtBudget({
     // As given, a row round-trips when the whole text does (what convert writes and --to auto
@@ -282,12 +286,13 @@ function pagesOf(
 
 /**
  * The lossless format with the fewest tokens under the main tokenizer (the first real one asked
- * for), at level raw (the input as given, or the items as sent), ranked as `convert --to auto` ranks.
+ * for), at level raw (the input as given, or the items as sent), ranked as `convert --to auto` ranks:
+ * a baseline (YAML, CSV, Markdown, XML) is measured and listed, never recommended.
  */
 export function recommend(
   rows: readonly StatsRow[],
   main: Tokenizer,
-  baseline: SavingsBaseline,
+  baseline: MeasuredBaseline,
   file: string,
   measured: Measured,
 ): Recommendation {
@@ -295,7 +300,7 @@ export function recommend(
   const ranked = rankLossless(at);
   const best = ranked[0];
   if (!best) throw new DataError('no format round-trips this input', { file });
-  const base = at.find((r) => r.format === BASELINE_FORMAT[baseline])!;
+  const base = at.find((r) => r.format === baselineFormatOf(baseline))!;
   const next = ranked[1];
   return {
     measured,

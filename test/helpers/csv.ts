@@ -48,7 +48,8 @@ function rowOf(cells: Record<string, string>) {
 }
 
 function jsonRow(r: BenchmarkRow) {
-  const { metadata, ...rest } = r;
+  // Of the loss report, the CSV carries the share (checked in assertCsvMatches).
+  const { metadata, loss: _loss, ...rest } = r;
   return {
     ...rest,
     metadata: { total_items: metadata.total_items, raw_chars: metadata.raw_chars, compression_ratio: metadata.compression_ratio },
@@ -59,5 +60,8 @@ function jsonRow(r: BenchmarkRow) {
 export function assertCsvMatches(text: string, res: BenchmarkResult): void {
   const records = readCsv(text);
   assert.equal(records.length, res.rows.length);
-  res.rows.forEach((r, i) => assert.deepEqual(rowOf(records[i]!), jsonRow(r), `row ${i}`));
+  res.rows.forEach((r, i) => {
+    assert.deepEqual(rowOf(records[i]!), jsonRow(r), `row ${i}`);
+    assert.equal(records[i]!['lost_share'], r.loss ? String(r.loss.share) : '', `row ${i} lost_share`);
+  });
 }

@@ -1,0 +1,59 @@
+import { parse, stringify, YAMLParseError } from 'yaml';
+import { DataError, lineColAt } from '../errors.js';
+import { depthMessage } from '../json/depth.js';
+import { assertEncodableDepth, loneSurrogateError } from '../json/encode-guard.js';
+import { findNumberLoss } from '../json/numbers.js';
+import { isWellFormed } from '../json/surrogates.js';
+import type { JsonValue } from '../json/types.js';
+import { FORMAT_INFO } from './info.js';
+import { nonFiniteNumber } from './non-finite.js';
+import type { Format } from './types.js';
+
+/**
+ * YAML 1.2 through the `yaml` package, block style as its `stringify` writes it by default (what
+ * people paste), except that a repeated object is written again rather than as an anchor and alias
+ * (`*a1`), which a value read from JSON never means. Read with `parse` and the core schema: duplicate
+ * keys are refused, aliases are capped by the library (100), and what JSON cannot hold is refused
+ * where it is: `.inf` and `.nan`, numbers a double does not hold exactly, nesting the parser's
+ * recursion cannot follow (it gives up from about 800 levels; devboy's limit is 500).
+ *
+ * Known upstream loss (yaml 2.9.1, test/baselines.test.ts): a string that stringify writes double-quoted
+ * and folds at 80 columns, holding a line of one space (`"…Message\n \n "`, common in diffs), reads
+ * back changed. lineWidth 0 (no folding) avoids it, but is not the output people paste; verify names it.
+ */
+export const yaml: Format = {
+  ...FORMAT_INFO.yaml,
+  encode: (value: JsonValue) => {
+    assertEncodableDepth(value);
+    let text: string;
+    try {
+      text = stringify(value, { aliasDuplicateObjects: false });
+    } catch (err) {
+      throw loneSurrogateError('yaml', value) ?? new DataError(`YAML cannot encode this value: ${(err as Error).message}`, undefined, err);
+    }
+    if (!isWellFormed(text)) throw loneSurrogateError('yaml', value) ?? new DataError('YAML output is not valid UTF-8 text');
+    // stringify ends the document with a line break; the other formats' texts end with their last value.
+    return text.replace(/\n$/, '');
+  },
+  decode: (text: string) => {
+    let value: JsonValue;
+    try {
+      value = (parse(text, { prettyErrors: false, logLevel: 'error' }) ?? null) as JsonValue;
+    } catch (err) {
+      if (err instanceof YAMLParseError) {
+        const at = err.linePos?.[0] ?? lineColAt(text, err.pos[0]);
+        const message = /Maximum call stack/.test(err.message)
+          ? depthMessage()
+          : err.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
+        throw new DataError(`invalid YAML: ${message}`, at ? { line: at.line, col: at.col } : undefined, err);
+      }
+      if (err instanceof RangeError) throw new DataError(`invalid YAML: ${depthMessage()}`, undefined, err);
+      throw new DataError(`invalid YAML: ${(err as Error).message}`, undefined, err);
+    }
+    const odd = nonFiniteNumber(value);
+    if (odd) throw new DataError(`YAML ${odd.value} at ${odd.path} has no JSON value`);
+    const loss = findNumberLoss(text, value);
+    if (loss) throw new DataError(`number ${loss.literal} ${loss.loss}`, lineColAt(text, loss.offset));
+    return value;
+  },
+};
