@@ -47,7 +47,8 @@ const MAX_ROUNDS = 8;
  *
  * Cheap by construction: item sizes are scaled to tokens by the whole text's own ratio, chunks are
  * filled by that guess, each chunk's content is counted once and trimmed or grown by the guess when
- * it misses, and the finished responses are counted once more against the budget. The index's own
+ * it misses (what an item added between two counts replaces its guess in every later fill), and the
+ * finished responses are counted once more against the budget. The index's own
  * size is reserved up front and raised when a response comes out over; a form of the index that
  * would take more than a quarter of the budget gives way to a shorter one.
  */
@@ -72,12 +73,14 @@ export function packChunks(req: PackRequest): Packed {
     return r;
   };
   const guess = evenSplit(n, Math.max(2, Math.ceil(whole / (req.budget * 0.9))));
-  let best = packFrom(req, 0, guess, whole, content);
+  // Tokens per item as the counts so far say (0: not counted yet), shared by every fill.
+  const learned = new Float64Array(n);
+  let best = packFrom(req, 0, guess, whole, content, learned);
   let bestCost = planCost(req, best, content);
   for (let f = INDEX_FORMS.indexOf(best.form ?? 'detailed') + 1; f < INDEX_FORMS.length; f++) {
     // No form can take fewer responses than the content alone needs with an empty index.
     if (best.chunks.length <= Math.ceil(whole / req.budget)) break;
-    const other = packFrom(req, f, best.chunks, whole, content);
+    const other = packFrom(req, f, best.chunks, whole, content, learned);
     const cost = planCost(req, other, content);
     if (other.form !== INDEX_FORMS[f]) continue;
     if (cost.responses < bestCost.responses || (cost.responses === bestCost.responses && cost.tokens < bestCost.tokens)) {
@@ -110,6 +113,7 @@ function packFrom(
   guessChunks: ChunkRange[],
   whole: number,
   content: (from: number, to: number) => { text: string; tokens: number },
+  learned: Float64Array,
 ): Packed {
   const totalSize = req.sizes.reduce((s, x) => s + Math.max(1, x), 0);
   const share = req.indexShare ?? INDEX_SHARE;
@@ -121,13 +125,14 @@ function packFrom(
   let last: Packed | undefined;
   for (let round = 0; round < MAX_ROUNDS; round++) {
     const form = INDEX_FORMS[formIndex]!;
-    const cap = req.budget - reserve;
+    // A response checked by parts is counted as content + index + JOIN_MARGIN: leave room for the margin.
+    const cap = req.budget - reserve - (req.check === 'parts' ? JOIN_MARGIN : 0);
     if (cap <= 0 && formIndex < INDEX_FORMS.length - 1) {
       formIndex++;
       reserve = indexTokens(req, guess, INDEX_FORMS[formIndex]!);
       continue;
     }
-    const packed = fill(req, Math.max(1, cap), whole / totalSize, content);
+    const packed = fill(req, Math.max(1, cap), whole / totalSize, content, learned);
     last = { ...packed, form };
     const cost = indexTokens(req, packed.chunks, form);
     if (formIndex < INDEX_FORMS.length - 1 && (cost > share * req.budget || (req.mustFit && packed.oversized.length > 0))) {
@@ -138,8 +143,12 @@ function packFrom(
     }
     const over = overshoot(req, packed, form, cost, content);
     if (over <= 0) return last;
+    // A smaller cap makes more chunks, and so a longer index (a plain one grows by an entry per
+    // chunk), which a refill at reserve + over would find over again: reserve for the chunks the
+    // smaller cap is likely to make.
+    const more = Math.min(req.count, packed.chunks.length + Math.ceil((packed.chunks.length * over) / Math.max(1, cap)) + 1);
     guess = packed.chunks;
-    reserve = Math.max(reserve + over, cost) + round;
+    reserve = Math.max(reserve + over, cost, indexTokens(req, splitInto(req.count, more), form)) + round;
   }
   // Only reached when the index keeps growing faster than the chunks shrink: report what was packed last.
   return last!;
@@ -151,9 +160,17 @@ function fill(
   cap: number,
   tokensPerSize: number,
   content: (from: number, to: number) => { text: string; tokens: number },
+  learned: Float64Array,
 ): Omit<Packed, 'form'> {
   const n = req.count;
-  const est = (i: number) => Math.max(1, req.sizes[i]!) * tokensPerSize;
+  const guessOf = (i: number) => Math.max(1, req.sizes[i]!) * tokensPerSize;
+  // What an item adds to a chunk: learned from two counts of one chunk that differ by it, else the guess.
+  const est = (i: number) => learned[i]! || guessOf(i) * ratio;
+  const learn = (from: number, to: number, tokens: number) => {
+    let sum = 0;
+    for (let i = from; i < to; i++) sum += guessOf(i);
+    for (let i = from; i < to; i++) learned[i] = Math.max(1, (tokens * guessOf(i)) / sum);
+  };
   const chunks: ChunkRange[] = [];
   const oversized: Packed['oversized'] = [];
   let ratio = 1;
@@ -161,30 +178,33 @@ function fill(
   while (s < n) {
     let e = s;
     let guessed = 0;
-    while (e < n && (e === s || guessed + est(e) * ratio <= cap)) guessed += est(e++) * ratio;
+    while (e < n && (e === s || guessed + est(e) <= cap)) guessed += est(e++);
     let t = content(s, e).tokens;
     while (t > cap && e > s + 1) {
       // Drop from the end until the guessed excess is gone, at least one item.
+      const was = { e, t };
       let excess = t - cap;
-      do excess -= est(--e) * ratio;
+      do excess -= est(--e);
       while (excess > 0 && e > s + 1);
       t = content(s, e).tokens;
+      learn(e, was.e, was.t - t);
     }
     // Grow by as many items as the guess says still fit; halve the step when the count says no.
     let step = 0;
-    for (let room = cap - t; e + step < n && est(e + step) * ratio <= room; step++) room -= est(e + step) * ratio;
+    for (let room = cap - t; e + step < n && est(e + step) <= room; step++) room -= est(e + step);
     while (step > 0) {
       const grown = content(s, e + step).tokens;
+      learn(e, e + step, grown - t);
       if (grown <= cap) {
         e += step;
         t = grown;
         step = 0;
-        for (let room = cap - t; e + step < n && est(e + step) * ratio <= room; step++) room -= est(e + step) * ratio;
+        for (let room = cap - t; e + step < n && est(e + step) <= room; step++) room -= est(e + step);
       } else step = Math.floor(step / 2);
     }
     if (e === s + 1 && t > cap) oversized.push({ item: s, tokens: t });
     let sizeSum = 0;
-    for (let i = s; i < e; i++) sizeSum += est(i);
+    for (let i = s; i < e; i++) sizeSum += guessOf(i);
     ratio = t / sizeSum;
     chunks.push({ offset: s, limit: e - s });
     s = e;
@@ -218,6 +238,16 @@ function indexTokens(req: PackRequest, chunks: readonly ChunkRange[], form: Inde
   // other chunks differ by a digit or two: hence the slack.
   const probes = [...new Set([0, Math.floor(chunks.length / 2), chunks.length - 1])];
   return Math.max(...probes.map((k) => req.tokens(withIndex('', req.index(chunks, k, form))))) + 2;
+}
+
+/** `parts` consecutive chunks of n items whose sizes differ by at most one. */
+function splitInto(n: number, parts: number): ChunkRange[] {
+  const out: ChunkRange[] = [];
+  for (let k = 0; k < parts; k++) {
+    const offset = Math.floor((k * n) / parts);
+    out.push({ offset, limit: Math.floor(((k + 1) * n) / parts) - offset });
+  }
+  return out;
 }
 
 function evenSplit(n: number, parts: number): ChunkRange[] {
