@@ -4,6 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import type { BenchmarkResult } from '../src/benchmark/schema.js';
+import { closest } from '../src/cli/spelling.js';
+import { FORMAT_NAMES } from '../src/formats/types.js';
 import { runCli } from './helpers/cli.js';
 import { FIXTURES, REPO_ROOT } from './helpers/paths.js';
 
@@ -129,6 +131,65 @@ describe('one name per idea', () => {
       assert.match(r.stderr, pattern);
     });
   }
+});
+
+describe('either spelling of a format, for every flag that takes one', () => {
+  const input = join(dir, 'spell.json');
+  writeFileSync(input, JSON.stringify([{ a: 1 }, { a: 2 }]));
+  const issues = join(
+    REPO_ROOT,
+    'corpus',
+    'github',
+    'betamaxpy__betamax',
+    '003_GET_repos_betamaxpy_betamax_issues_state_all_per_page_100.json',
+  );
+  const calls = join(dir, 'spell.jsonl');
+  writeFileSync(calls, `${JSON.stringify({ tool: 'list_issues', output: [{ id: 1, title: 'a' }] })}\n`);
+
+  // A fresh process each: oclif names a command's flags only when it parses them, so a run in a
+  // process where the command has parsed before could pass where a user's first run does not.
+  for (const [args, flag, value, fixed] of [
+    [['convert', input, '--to', 'json_compact'], '--to', 'json_compact', 'json-compact'],
+    [['format', issues, '--to', 'json_compact', '--json'], '--to', 'json_compact', 'json-compact'],
+    [['session', calls, '--format', 'json_compact', '--tokenizer', 'heuristic', '--json'], '--format', 'json_compact', 'json-compact'],
+    [
+      ['stats', input, '--savings-baseline', 'json-compact', '--tokenizers', 'heuristic', '--json'],
+      '--savings-baseline',
+      'json-compact',
+      'json_compact',
+    ],
+    [['format', issues, '--savings-baseline=json-compact', '--json'], '--savings-baseline', 'json-compact', 'json_compact'],
+  ] as const) {
+    it(`${args.slice(0, 1).concat(args.slice(2)).join(' ')}: read as ${fixed}, with a note`, async () => {
+      const r = await runCli([...args], { subprocess: true });
+      assert.equal(r.code, 0, r.stderr);
+      assert.match(r.stderr, new RegExp(`^devboy ${args[0]}: ${flag} ${value} read as ${fixed}\n`));
+    });
+  }
+
+  it('proxy --format json_compact: read as json-compact (the run then stops for want of an upstream)', async () => {
+    const r = await runCli(['proxy', '--format', 'json_compact'], { subprocess: true });
+    assert.equal(r.code, 2, r.stderr);
+    assert.match(r.stderr, /^devboy proxy: --format json_compact read as json-compact\ndevboy proxy: no upstream: /);
+  });
+
+  it('benchmark --savings-baseline json-compact: read as json_compact', async () => {
+    const r = await runCli(['benchmark', ...small, '--project', 'artsy__emission', '--savings-baseline', 'json-compact', '--json'], {
+      subprocess: true,
+    });
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal((JSON.parse(r.stdout) as BenchmarkResult).settings.savings_baseline, 'json_compact');
+    assert.match(r.stderr, /^devboy benchmark: --savings-baseline json-compact read as json_compact\n/);
+  });
+
+  it('closest: a value one edit away beats a name it merely begins with', () => {
+    assert.equal(closest('json_compact', FORMAT_NAMES), 'json-compact');
+    assert.equal(closest('json-compat', FORMAT_NAMES), 'json-compact');
+    assert.equal(closest('jsn', FORMAT_NAMES), 'json');
+    assert.equal(closest('markdown-t', FORMAT_NAMES), 'markdown-table');
+    assert.equal(closest('tooon', FORMAT_NAMES), 'toon');
+    assert.equal(closest('level', ['levels', 'limit', 'list']), 'levels');
+  });
 });
 
 describe('output where a user wants it', () => {
