@@ -1,5 +1,5 @@
 import { computeSavings, type Savings } from '../transcript/savings.js';
-import { escapeInvisible } from '../errors.js';
+import { terminalText } from '../escape/terminal.js';
 import { plural } from '../report/words.js';
 import { tokenizerLabel } from '../tokens/registry.js';
 import type { TokenizerName } from '../tokens/types.js';
@@ -135,11 +135,11 @@ function reasonKey(why: string): string {
 export function proxySummaryText(s: ProxySummary): string {
   const h = s.header;
   const lines = [
-    `devboy proxy: ${plural(s.calls, 'tool call')} through ${escapeInvisible(h.upstream)}; format ${h.format} (chosen with ${h.tokenizer}); baseline: the upstream's text as sent`,
+    `devboy proxy: ${plural(s.calls, 'tool call')} through ${terminalText(h.upstream)}; format ${h.format} (chosen with ${h.tokenizer}); baseline: the upstream's text as sent`,
     `  ${s.encoded} re-encoded and verified, ${s.kept} passed through unchanged, ${s.refs} sent as a dedup reference, ${s.errors} errors, ${s.fetches} fetched through the added tool${s.paged ? `, ${s.paged} paged` : ''}`,
   ];
   const reasons = Object.entries(s.kept_reasons).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
-  if (reasons.length) lines.push(`  unchanged because: ${reasons.map(([why, n]) => `${escapeInvisible(why)} (${n})`).join('; ')}`);
+  if (reasons.length) lines.push(`  unchanged because: ${reasons.map(([why, n]) => `${terminalText(why)} (${n})`).join('; ')}`);
   for (const t of s.totals) {
     const tk = `${tokenizerLabel(t.tokenizer)} tokens${t.tokenizer === 'heuristic' ? ', an estimate' : ''}`;
     lines.push(
@@ -151,7 +151,7 @@ export function proxySummaryText(s: ProxySummary): string {
     lines.push(`  by tool (${tokenizerLabel(h.tokenizer)} tokens: baseline -> received):`);
     for (const r of s.by_tool)
       lines.push(
-        `    ${escapeInvisible(r.tool)}: ${plural(r.calls, 'call')}, ${r.encoded} re-encoded, ${r.refs} refs, ${group(r.baseline_tokens)} -> ${group(r.received_tokens)}`,
+        `    ${terminalText(r.tool)}: ${plural(r.calls, 'call')}, ${r.encoded} re-encoded, ${r.refs} refs, ${group(r.baseline_tokens)} -> ${group(r.received_tokens)}`,
       );
   }
   return lines.join('\n');
