@@ -156,6 +156,20 @@ describe('devboy compare --comment', () => {
     assert.doesNotMatch(wrong.stderr, /wrong-secret-token/);
   });
 
+  it('a token too short to keep out of messages is refused in one line, before anything is sent, and never printed', async () => {
+    const seen = api.seen.length;
+    for (const [env, args, where] of [
+      [{ GITHUB_TOKEN: 't' }, [], 'GITHUB_TOKEN is 1 character long'],
+      [{}, ['--token', 'tt'], '--token is 2 characters long'],
+    ] as const) {
+      const r = await runCli(['compare', base, worse, '--comment', ...args], { env: github(env) });
+      assert.equal(r.code, 2, r.stderr);
+      assert.match(r.stderr, new RegExp(`^devboy compare: ${where}: too short to be an API token[^\\n]*\\n$`));
+      assert.doesNotMatch(r.stderr, /\*\*\*|REDACTED/);
+    }
+    assert.equal(api.seen.length, seen);
+  });
+
   it('the token goes to the configured API only: a next-page link to another origin is refused, and that origin gets nothing', async () => {
     const foreign = await playApis();
     const lure = await playApis({ nextPage: `${foreign.url}/repos/acme/widgets/issues/7/comments?page=2` });

@@ -1,4 +1,5 @@
 import { DataError } from '../errors.js';
+import { scrubSecrets } from '../http/redact.js';
 import { createTransport, type HttpOptions, type Transport } from '../http/transport.js';
 import type { CommentTarget } from './target.js';
 
@@ -135,5 +136,5 @@ function failure(target: CommentTarget, transport: Transport, err: unknown): Dat
     message = `${name} answered ${f.status} to ${f.method} ${f.url}${why ? `: ${why}` : ''}${hint}`;
   } else if (f) message = `${name}: ${f.detail ?? f.kind} (${f.method} ${f.url})`;
   else message = `${name}: ${(err as Error)?.message ?? String(err)}`;
-  return new DataError(`cannot post the comment: ${message.split(target.token).join('***')}`);
+  return new DataError(`cannot post the comment: ${scrubSecrets(message, [target.token])}`);
 }
