@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -225,6 +225,29 @@ describe('output where a user wants it', () => {
     assert.equal(r.code, 0, r.stderr);
     const { displayWidth } = await import('../src/escape/terminal.js');
     for (const line of r.stdout.split('\n')) assert.ok(displayWidth(line) <= 72, line);
+  });
+
+  it('no seed numbers and no "L0" in README, docs, the sources, or session and --gcf-delta output', async () => {
+    const files = (folder: string, ext: string): string[] =>
+      readdirSync(join(REPO_ROOT, folder), { recursive: true, encoding: 'utf8' })
+        .filter((f) => f.endsWith(ext))
+        .map((f) => join(folder, f));
+    const texts = ['README.md', ...files('docs', '.md'), ...files('src', '.ts'), ...files('commands', '.ts')].map(
+      (f) => [f, readFileSync(join(REPO_ROOT, f), 'utf8')] as const,
+    );
+    const calls = join(dir, 'calls3.jsonl');
+    const out = [{ id: 1, title: 'a', state: 'open' }];
+    writeFileSync(calls, [1, 2].map(() => JSON.stringify({ tool: 'list_issues', output: out })).join('\n'));
+    const delta = await runCli(['session', calls, '--tokenizer', 'heuristic', '--gcf-delta']);
+    assert.equal(delta.code, 0, delta.stderr);
+    const help = await runCli(['proxy', '--help'], { subprocess: true });
+    const said = [...texts, ['session --gcf-delta', delta.stdout] as const, ['proxy --help', help.stdout] as const].filter(([, text]) =>
+      /\bseed[ -]?\d{3}|\bseeds?'s?\s|\bL0\b/i.test(text),
+    );
+    assert.deepEqual(
+      said.map(([f]) => f),
+      [],
+    );
   });
 
   it('no words or paths an installed user cannot follow: no seed numbers, no L0, no relative docs/ paths', async () => {

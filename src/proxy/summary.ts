@@ -38,7 +38,7 @@ export interface ProxySummary {
   paged: number;
   /** Calls whose upstream text was not re-encoded, by reason. */
   kept_reasons: Record<string, number>;
-  /** Per tokenizer in header.tokenizers, the seeds' accounting. */
+  /** Per tokenizer in header.tokenizers, the savings rule's accounting. */
   totals: TokenizerTotals[];
   /** Under header.tokenizer. */
   by_tool: ToolTotals[];
@@ -81,7 +81,7 @@ export function summarizeLedger(header: LedgerHeader, calls: readonly LedgerCall
 }
 
 /**
- * Seed 001's accounting (src/transcript/savings.ts) over what the proxy sent. The explainer is the
+ * The savings rule (src/transcript/savings.ts) over what the proxy sent. The explainer is the
  * encoder's cost, so it is charged to the encoder; what the added tool fetched has no baseline and
  * only lowers the measured saving.
  */
