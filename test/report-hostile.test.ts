@@ -77,6 +77,7 @@ describe('reports of hostile data: every string stays in its place', () => {
         assert.doesNotMatch(text, TERMINAL_ACTS_ON, text);
         const listing = corpusListText(
           {
+            filter: { project: xs[2]! },
             providers: [
               {
                 provider: 'github',

@@ -48,3 +48,11 @@ function* units(text: string): Generator<string> {
 export function displayWidth(text: string): number {
   return stringWidth(text);
 }
+
+/**
+ * Terminal text (as terminalText wrote it) in the pieces a fold may not split: each escape whole
+ * (`\u001b`, `\n`, `\\`), each other code point whole.
+ */
+export function shownUnits(text: string): string[] {
+  return text.match(/\\(?:u[0-9a-f]{4}|[\\nrt])|[\s\S]/gu) ?? [];
+}
