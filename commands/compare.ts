@@ -9,7 +9,9 @@ export default class Compare extends DevboyCommand {
 devboy merge) and matches their rows by identity (provider, project, dataset, label, level, format,
 tokenizer). Prints the verdict, a summary per format and level (tokens under each tokenizer, pages,
 round trips, rows added or removed), then every row that regressed or improved, once, with its
-tokenizers side by side, then timing (flagged only when outside both runs' spread; never fails).
+tokenizers side by side, then timing with each cell's timed runs (flagged only when the cells
+holding most of the time were timed at least 3 times in both runs and moved outside both runs'
+spreads; never fails).
 Only BASE rows inside HEAD's scope are compared, so a narrowed HEAD can be checked against a full BASE.
 --markdown is for $GITHUB_STEP_SUMMARY and PR comments (with a Mermaid chart; kept under GitHub's
 65,536-character comment limit); --json is schema devboy.compare/1. --comment posts the Markdown

@@ -91,7 +91,7 @@ export function compareTable(c: Comparison, options: RenderOptions = {}): string
   para(timingTitle(c));
   if (c.timing.per_format.length) {
     table({
-      head: ['format', 'op', 'base', '', 'head', '', 'change', 'rows outside spread', ''],
+      head: [...TIMING_HEAD],
       rows: c.timing.per_format.map((x) => {
         const cells = timingCells(x);
         cells[0] = t(x.format);
@@ -99,6 +99,8 @@ export function compareTable(c: Comparison, options: RenderOptions = {}): string
       }),
     });
   }
+  const few = timingWarning(c);
+  if (few) para(`! ${few}`);
   // Tables pad their last column; trailing blanks only get in the way of a log.
   return `${out.join('\n').replace(/[ \t]+$/gm, '')}\n`;
 }
@@ -108,26 +110,48 @@ export function timingTitle(c: Comparison): string {
   if (!t.tokenizer || t.rows_compared === 0) return 'Timing: nothing to compare.';
   const flagged = t.per_format.filter((x) => x.flag).length;
   return (
-    `Timing (informational, never fails the gate): ${flagged} of ${t.per_format.length} format timings flagged (the rows holding most of their time moved outside both runs' spreads, the same way as the total); ` +
-    `${t.rows_slower} of ${t.rows_compared} rows slower, ${t.rows_faster} faster outside their spreads. ` +
-    `Sums of per-call medians over the rows both runs have (sums of the fastest … slowest runs), ×N = time / json-compact's in the same run.`
+    `Timing (informational, never fails the gate): ${flagged} of ${t.per_format.length} format timings flagged (the rows holding most of their time, timed at least ${t.min_runs} times in both runs, moved outside both runs' spreads, the same way as the total); ` +
+    `${t.rows_slower} of ${t.rows_compared} rows slower, ${t.rows_faster} faster outside their spreads, ${t.rows_few_runs} timed too few times to tell. ` +
+    `Sums of per-call medians over the rows both runs have (sums of the fastest … slowest runs), ×json-compact = time / json-compact's in the same run, base → head; runs = timed runs per cell (fewest-most), base → head; moved = rows slower/faster outside both spreads; few runs = too few to rank.`
   );
 }
 
+/** The timing table's columns, terminal and Markdown alike. */
+export const TIMING_HEAD = ['format', 'op', 'base', 'head', 'change', '×json-compact', 'runs', 'moved', ''] as const;
+
+/** One timing's cells; base → head pairs without spaces, so the table folds the figures, not them. */
 export function timingCells(x: TimingChange): string[] {
+  const ratios =
+    x.base.vs_json_compact === null || x.head.vs_json_compact === null
+      ? ''
+      : `${ratioOnly(x.base.vs_json_compact)}→${ratioOnly(x.head.vs_json_compact)}`;
   return [
     x.format,
     x.op,
     figureText(x.base),
-    ratioOnly(x.base.vs_json_compact),
     figureText(x.head),
-    ratioOnly(x.head.vs_json_compact),
     signedPct(x.change),
-    `${x.rows_slower} slower, ${x.rows_faster} faster of ${x.rows}`,
-    x.flag ?? '',
+    ratios,
+    `${runRange(x.runs.base)}→${runRange(x.runs.head)}`,
+    `${x.rows_slower}/${x.rows_faster}`,
+    x.flag ?? (x.too_few_runs ? 'few runs' : ''),
   ];
 }
 
-function ratioOnly(r: number | null): string {
-  return r === null ? '' : `×${r.toFixed(2)}`;
+/**
+ * As the benchmark's speed table warns: the timings whose time is mostly in cells timed fewer than
+ * min_runs times in either run have no spread to rank by, and are not flagged whatever they show.
+ */
+export function timingWarning(c: Comparison): string | undefined {
+  const few = c.timing.per_format.filter((x) => x.too_few_runs);
+  if (few.length === 0) return undefined;
+  return `too few runs to rank ${few.length === c.timing.per_format.length ? 'any' : `${few.length} of ${c.timing.per_format.length}`} of these timings: most of their time is in cells timed fewer than ${c.timing.min_runs} times in one run or both, whose spread is unknown (a larger --time-budget gives more runs; --time-budget 0 --runs 5 always makes five).`;
+}
+
+function runRange([lo, hi]: [number, number]): string {
+  return lo === hi ? String(lo) : `${lo}-${hi}`;
+}
+
+function ratioOnly(r: number): string {
+  return `×${r.toFixed(2)}`;
 }
