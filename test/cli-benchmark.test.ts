@@ -155,7 +155,10 @@ describe('devboy benchmark: reports', () => {
 
 describe('devboy benchmark --baseline: the CI regression gate, through devboy compare', () => {
   it('passes on the committed results/baseline.json (a narrowed run compares only its own rows)', async () => {
-    const r = await runCli(['benchmark', ...narrow, '--levels', 'minimal', '--baseline', join(REPO_ROOT, 'results', 'baseline.json')]);
+    // Read unfolded, for what it says (test/report-widths.test.ts checks how it fits).
+    const r = await runCli(['benchmark', ...narrow, '--levels', 'minimal', '--baseline', join(REPO_ROOT, 'results', 'baseline.json')], {
+      terminal: { columns: 1000 },
+    });
     assert.equal(r.code, 0, r.stdout + r.stderr);
     // 2 datasets x 1 level x every format, each under 2 tokenizers.
     assert.match(r.stdout, /^devboy compare: .*baseline\.json .* -> this run /m);
@@ -168,13 +171,21 @@ describe('devboy benchmark --baseline: the CI regression gate, through devboy co
     for (const r of lowered) r.tokens = Math.floor(r.tokens * 0.95);
     const file = join(dir, 'lower.json');
     writeFileSync(file, JSON.stringify(base));
-    const r = await runCli(['benchmark', ...narrow, '--levels', 'raw', '--formats', 'toon', '--baseline', file]);
+    const r = await runCli(['benchmark', ...narrow, '--levels', 'raw', '--formats', 'toon', '--baseline', file], {
+      terminal: { columns: 1000 },
+    });
     assert.equal(r.code, 1);
     const entries = lowered.filter((x) => x.tokenizer === 'o200k_base');
     assert.match(r.stdout, new RegExp(`^FAILED: ${entries.length} rows grew more than 0\\.50% in tokens`, 'm'));
     const now = new Map(run.rows.map((x) => [rowKey(x), x.tokens]));
+    // Each row once, under its dataset's name.
+    const out = r.stdout.split('\n');
     for (const row of entries) {
-      const lines = r.stdout.split('\n').filter((l) => l.endsWith(`: ${row.label}`) && /^raw +toon /.test(l));
+      const titles = out.flatMap((l, i) => (l === `github betamaxpy__betamax issues: ${row.label}` ? [i] : []));
+      assert.equal(titles.length, 1, row.label);
+      const lines = out
+        .slice(titles[0]! + 1)
+        .filter((l, i, a) => a.slice(0, i + 1).every((x) => x.startsWith('  ')) && /^ {2}raw +toon /.test(l));
       assert.equal(lines.length, 1, row.label);
       const h = lowered.find((x) => x.label === row.label && x.tokenizer === 'heuristic')!;
       const n = (v: number) => v.toLocaleString('en-US');

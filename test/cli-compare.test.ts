@@ -135,7 +135,8 @@ describe('devboy compare BASE HEAD', () => {
         delete r.lossless_reason;
       }
     });
-    const r = await runCli(['compare', both, BASELINE]);
+    // Read for what it says, unfolded (test/report-widths.test.ts checks how it fits 100 columns).
+    const r = await runCli(['compare', both, BASELINE], { terminal: { columns: 1000 } });
     assert.equal(r.code, 1, r.stdout);
     assert.match(r.stdout, /^FAILED: 1 row stopped round-tripping \(under o200k_base\)/m);
     assert.match(

@@ -1,6 +1,7 @@
 import { computeSavings, type Savings } from '../transcript/savings.js';
 import { terminalText } from '../escape/terminal.js';
 import { plural } from '../report/words.js';
+import { DEFAULT_WIDTH, foldLine } from '../report/text-table.js';
 import { tokenizerLabel } from '../tokens/registry.js';
 import type { TokenizerName } from '../tokens/types.js';
 import type { LedgerCall, LedgerHeader } from './ledger.js';
@@ -131,8 +132,8 @@ function reasonKey(why: string): string {
   return why.replace(/\s*\(.*$/s, '').replace(/^not exact JSON: .*/s, 'not exact JSON');
 }
 
-/** The summary as text: every figure names its tokenizer, every saving its baseline. */
-export function proxySummaryText(s: ProxySummary): string {
+/** The summary as text, folded to `width`: every figure names its tokenizer, every saving its baseline. */
+export function proxySummaryText(s: ProxySummary, width = DEFAULT_WIDTH): string {
   const h = s.header;
   const lines = [
     `devboy proxy: ${plural(s.calls, 'tool call')} through ${terminalText(h.upstream)}; format ${h.format} (chosen with ${h.tokenizer}); baseline: the upstream's text as sent`,
@@ -154,7 +155,8 @@ export function proxySummaryText(s: ProxySummary): string {
         `    ${terminalText(r.tool)}: ${plural(r.calls, 'call')}, ${r.encoded} re-encoded, ${r.refs} refs, ${group(r.baseline_tokens)} -> ${group(r.received_tokens)}`,
       );
   }
-  return lines.join('\n');
+  // Continuation lines go four spaces deeper than the line they continue (two would look like a line of their own).
+  return lines.flatMap((l) => foldLine(l, width, `${/^ */.exec(l)![0]}    `)).join('\n');
 }
 
 function group(n: number): string {

@@ -9,8 +9,8 @@ import { fewerOrMore, plural } from './words.js';
 import { baselineFormatOf } from '../metadata/format-metadata.js';
 import { familyDetailLines, familySummaryLines } from './families.js';
 import { answerText, lossLines, lostShare } from './losses.js';
-import { displayWidth, terminalText as t } from '../escape/terminal.js';
-import { DEFAULT_WIDTH, renderTable, wrapText, type TextTable } from './text-table.js';
+import { terminalText as t } from '../escape/terminal.js';
+import { DEFAULT_WIDTH, foldLine, listLines, renderTable, type TextTable } from './text-table.js';
 
 export { DEFAULT_WIDTH };
 import { speedRows, speedWarnings, timingHeading } from './speed-view.js';
@@ -33,7 +33,7 @@ export function benchmarkTable(result: BenchmarkResult, options: RenderOptions =
   const tk = s.primary === 'heuristic' ? 'heuristic tokens (an estimate)' : `${tkName} tokens`;
   const formats = s.formats.map((f) => t(f));
   const out: string[] = [];
-  const para = (text: string) => out.push(...wrapText(text, width));
+  const para = (text: string) => out.push(...foldLine(text, width));
   const table = (tbl: TextTable, w = width) => out.push(renderTable(tbl, w));
 
   if (s.answer) para(t(answerText(s.answer, s.primary)));
@@ -41,11 +41,8 @@ export function benchmarkTable(result: BenchmarkResult, options: RenderOptions =
   out.push('');
   for (const line of header(result, t).split('\n')) {
     // One tokenizer a line when they do not fit on one: an implementation is never cut in two.
-    if (line.startsWith('tokenizers: ') && displayWidth(line) > width) {
-      const parts = line.slice('tokenizers: '.length).split('; ');
-      out.push('tokenizers:');
-      parts.forEach((p, i) => out.push(...wrapText(`  ${p}${i < parts.length - 1 ? ';' : ''}`, width, '    ')));
-    } else para(line);
+    if (line.startsWith('tokenizers: ')) out.push(...listLines('tokenizers', line.slice('tokenizers: '.length).split('; '), width));
+    else para(line);
   }
   out.push('');
   para(
@@ -101,7 +98,7 @@ export function benchmarkTable(result: BenchmarkResult, options: RenderOptions =
   // --details lists every lossy cell on a line of its own, as wide as it is.
   if (options.details) out.push(lossyText(result));
   else para(lossySummary(result));
-  for (const line of lossLines(s)) out.push(...wrapText(t(line), width));
+  for (const line of lossLines(s)) out.push(...foldLine(t(line), width));
   for (const line of skippedLines(result)) para(line);
 
   if (!options.details) {
@@ -182,7 +179,7 @@ export function headlineLines(s: BenchmarkSummary, tk: string, baseline: string,
     lines.push(
       `The level saves more (${t(h.from.format)} vs ${t(h.from.level)}): ${h.levels.map((l) => `${t(l.level)} ${pct(l.saving)}`).join(', ')}`,
     );
-  return lines.flatMap((l) => wrapText(l, width));
+  return lines.flatMap((l) => foldLine(l, width));
 }
 
 /** Per dataset kind and level: which format to use, what it saves, what the next best costs more. */

@@ -4,7 +4,7 @@ import type { TimingChange } from '../compare/timing.js';
 import { terminalText as t } from '../escape/terminal.js';
 import type { RenderOptions } from './exporter.js';
 import { figureText } from './speed-view.js';
-import { DEFAULT_WIDTH, renderTable, wrapText, type TextTable } from './text-table.js';
+import { DEFAULT_WIDTH, foldLine, renderTable, type TextTable } from './text-table.js';
 import {
   changeText,
   compareView,
@@ -29,10 +29,11 @@ export function compareTable(c: Comparison, options: RenderOptions = {}): string
   const v = compareView(c);
   const tk = (name: string) => t(tokenizerLabel(name));
   const out: string[] = [];
-  const para = (text: string) => out.push(...wrapText(text, width));
+  // Folded to the width, long words too (a file path, a request): the verdict still starts its line.
+  const para = (text: string, indent = '  ') => out.push(...foldLine(text, width, indent));
   const table = (tbl: TextTable) => out.push(renderTable(tbl, width));
-  // Whole lines, however wide: file paths do not fold, and logs are searched for the verdict.
-  out.push(`devboy compare: ${runText(c.base, t)} -> ${runText(c.head, t)}`, v.verdict);
+  para(`devboy compare: ${runText(c.base, t)} -> ${runText(c.head, t)}`);
+  para(v.verdict);
   for (const n of c.notes) para(`note: ${t(n)}`);
 
   out.push('');
@@ -59,24 +60,30 @@ export function compareTable(c: Comparison, options: RenderOptions = {}): string
     if (v.unchangedCells) out.push(`(${plural(v.unchangedCells, 'format/level cell')} unchanged)`);
   }
 
+  // Each row under the dataset it belongs to (the title once for consecutive rows of one dataset),
+  // so the figures keep their columns and the dataset's name its whole line.
   const entries = (title: string, list: EntryChange[]) => {
     if (list.length === 0) return;
     out.push('');
     para(`${title} (${plural(list.length, 'row')}; tokens base -> head under each tokenizer)`);
-    table({
-      head: ['level', 'format', ...v.tokenizers.map(tk), 'dataset'],
-      overflowLast: true,
-      rows: list.map((e) => [t(e.level), t(e.format), ...v.tokenizers.map((name) => changeText(e.tokens[name], '->')), entryTitle(e, t)]),
-    });
+    const rows: TextTable['rows'] = [];
+    let last: string | undefined;
+    for (const e of list) {
+      const name = entryTitle(e, t);
+      if (name !== last) rows.push({ line: name });
+      last = name;
+      rows.push([`  ${t(e.level)}`, t(e.format), ...v.tokenizers.map((n) => changeText(e.tokens[n], '->'))]);
+    }
+    table({ head: ['dataset / level', 'format', ...v.tokenizers.map(tk)], rows });
   };
   const listed = (title: string, list: (EntryId & { reason?: string; tokenizers?: string[] })[]) => {
     if (list.length === 0) return;
     out.push('');
     para(`${title} (${plural(list.length, 'row')})`);
-    // One row a line, however wide, as in the tables above: a log is searched for a dataset's name.
     for (const e of list)
-      out.push(
+      para(
         `  ${t(e.level)} ${t(e.format)} ${entryTitle(e, t)}${e.reason ? `: ${t(e.reason)}` : ''}${e.tokenizers ? ` [${e.tokenizers.map(tk).join(', ')}]` : ''}`,
+        '    ',
       );
   };
   // What fails the gate first, then what does not.
