@@ -4,6 +4,7 @@ import type { TimingChange } from '../compare/timing.js';
 import { terminalText as t } from '../escape/terminal.js';
 import type { RenderOptions } from './exporter.js';
 import { figureText } from './speed-view.js';
+import { int } from './words.js';
 import { DEFAULT_WIDTH, foldLine, renderTable, type TextTable } from './text-table.js';
 import {
   changeText,
@@ -118,7 +119,7 @@ export function timingTitle(c: Comparison): string {
   const flagged = t.per_format.filter((x) => x.flag).length;
   return (
     `Timing (informational, never fails the gate): ${flagged} of ${t.per_format.length} format timings flagged (the rows holding most of their time, timed at least ${t.min_runs} times in both runs, moved outside both runs' spreads, the same way as the total); ` +
-    `${t.rows_slower} of ${t.rows_compared} rows slower, ${t.rows_faster} faster outside their spreads, ${t.rows_few_runs} timed too few times to tell. ` +
+    `${int(t.rows_slower)} of ${int(t.rows_compared)} rows slower, ${int(t.rows_faster)} faster outside their spreads, ${int(t.rows_few_runs)} timed too few times to tell. ` +
     `Sums of per-call medians over the rows both runs have (sums of the fastest … slowest runs), ×json-compact = time / json-compact's in the same run, base → head; runs = timed runs per cell (fewest-most), base → head; moved = rows slower/faster outside both spreads; few runs = too few to rank.`
   );
 }
