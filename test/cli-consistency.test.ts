@@ -173,15 +173,6 @@ describe('either spelling of a format, for every flag that takes one', () => {
     assert.match(r.stderr, /^devboy proxy: --format json_compact read as json-compact\ndevboy proxy: no upstream: /);
   });
 
-  it('benchmark --savings-baseline json-compact: read as json_compact', async () => {
-    const r = await runCli(['benchmark', ...small, '--project', 'artsy__emission', '--savings-baseline', 'json-compact', '--json'], {
-      subprocess: true,
-    });
-    assert.equal(r.code, 0, r.stderr);
-    assert.equal((JSON.parse(r.stdout) as BenchmarkResult).settings.savings_baseline, 'json_compact');
-    assert.match(r.stderr, /^devboy benchmark: --savings-baseline json-compact read as json_compact\n/);
-  });
-
   it('closest: a value one edit away beats a name it merely begins with', () => {
     assert.equal(closest('json_compact', FORMAT_NAMES), 'json-compact');
     assert.equal(closest('json-compat', FORMAT_NAMES), 'json-compact');
