@@ -67,7 +67,7 @@ describe('devboy convert', () => {
     assert.equal(r.code, 1);
     assert.match(
       r.stderr,
-      /^devboy convert: .*files\.json: round trip failed, output is not lossless: yaml value changed at \$\[1\]\.patch /,
+      /^devboy convert: .*files\.json: round trip failed, output is not lossless: yaml value changed at \$\[1\]\.patch, character \d+ \(expected …"/,
     );
   });
 
