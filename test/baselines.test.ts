@@ -9,7 +9,7 @@ import { verifyRoundTrip } from '../src/formats/verify.js';
 import { jsonEqual } from '../src/json/equal.js';
 import { isJsonNumber, numberLoss } from '../src/json/numbers.js';
 import type { JsonObject, JsonValue } from '../src/json/types.js';
-import { anyCodePoint, anyJson, jsonValueLike, PROPERTY_RUNS } from './helpers/arbitraries.js';
+import { anyCodePoint, anyJson, identifierKey, jsonValueLike, PROPERTY_RUNS } from './helpers/arbitraries.js';
 
 const BASELINES = FORMAT_NAMES.filter((n) => FORMAT_INFO[n].role === 'baseline');
 const seed = Number(process.env.DEVBOY_SEED ?? Date.now() % 2 ** 31);
@@ -326,12 +326,46 @@ describe('YAML (upstream yaml): every value without a line break comes back; a k
     );
   });
 
+  it(`keeps every JSON value whose strings have several lines, blank ones, trailing line breaks, but no line of one space between two (${PROPERTY_RUNS} values)`, async () => {
+    const yaml = await loadFormat('yaml');
+    // Left out: upstream's known losses (the tests below); everything else a block or a quoted string must hold.
+    const line = fc.oneof(
+      fc.constantFrom('', '  ', '\t', '   x', '#', '- x', '"q"', "'s'", 'a: b', '|', '>', '...', '---', '\r'),
+      fc.string({ unit: anyCodePoint, maxLength: 8 }),
+      fc.string({ minLength: 40, maxLength: 100 }),
+    );
+    const text = fc
+      .tuple(fc.array(line, { maxLength: 6 }), fc.constantFrom('', '\n', '\n\n', '\n\n\n', ' \n', '\r\n'))
+      .map(([lines, end]) => lines.join('\n') + end)
+      .filter((t) => !t.includes('\n \n') && !(/^[ \t\n]*\n$/.test(t) && /[ \t]/.test(t)));
+    const value = fc.oneof(
+      text.filter((t) => !/^[ \n]*/.exec(t)![0].includes(' ')),
+      fc.array(fc.dictionary(fc.oneof(identifierKey, text), fc.oneof(text, fc.integer(), fc.constant(null)), { maxKeys: 4 }), {
+        maxLength: 3,
+      }),
+    ) as fc.Arbitrary<JsonValue>;
+    fc.assert(
+      fc.property(value, (v) => {
+        const back = yaml.decode(yaml.encode(v));
+        assert.ok(JSON.stringify(back) === JSON.stringify(v), `yaml changed ${JSON.stringify(v)} into ${JSON.stringify(back)}`);
+      }),
+      { numRuns: PROPERTY_RUNS, seed },
+    );
+  });
+
+  it('keeps a text ending in blank lines at the end of the document (a Jira comment at standard level)', async () => {
+    const yaml = await loadFormat('yaml');
+    const value = [{ author: 'x', body: 'Studio on a proxy.\n\n\n' }];
+    assert.equal(yaml.encode(value), '- author: x\n  body: |+\n    Studio on a proxy.\n\n\n');
+    assert.deepEqual(verifyRoundTrip(yaml, value), { lossless: true });
+  });
+
   it('writes block style as people paste it, with no line folded: a long line stays one line, a multi-line string a literal block', async () => {
     const yaml = await loadFormat('yaml');
     const title = `When tried to install the Titanium SDK 2.13.GA, it shows "[ERROR] No releases found!" in the terminal`;
     assert.equal(
       yaml.encode([{ key: 'AC-1071', title, body: 'Steps:\n1. run it\n2. see it fail' }]),
-      `- key: AC-1071\n  title: ${title}\n  body: |-\n    Steps:\n    1. run it\n    2. see it fail`,
+      `- key: AC-1071\n  title: ${title}\n  body: |-\n    Steps:\n    1. run it\n    2. see it fail\n`,
     );
   });
 
@@ -352,7 +386,7 @@ describe('YAML (upstream yaml): every value without a line break comes back; a k
     // A string that ends in a line of spaces cannot be a block scalar; over 40 characters, yaml
     // writes it double-quoted over several lines, and writes a line of one space as `\\ `.
     const value = [{ patch: '@@ -79,7 +79,6 @@ struct Message\n \n ' }];
-    assert.equal(yaml.encode(value), '- patch: "@@ -79,7 +79,6 @@ struct Message\n\n    \\\\ \n\n    \\ "');
+    assert.equal(yaml.encode(value), '- patch: "@@ -79,7 +79,6 @@ struct Message\n\n    \\\\ \n\n    \\ "\n');
     const check = verifyRoundTrip(yaml, value);
     assert.equal(
       check.lossless,
@@ -364,6 +398,16 @@ describe('YAML (upstream yaml): every value without a line break comes back; a k
       'yaml value changed at $[0].patch (expected "@@ -79,7 +79,6 @@ struct Message\\n \\n "; got "@@ -79,7 +79,6 @@ struct Message\\n\\\\\\n ")',
     );
     assert.deepEqual(lossReport(value, yaml.decode(yaml.encode(value))).paths, [{ path: 'patch', what: 'changed: string', values: 1 }]);
+  });
+
+  it('two more upstream losses, outside the corpus: a text of spaces and line breaks only, and a document that is one text whose first line starts with a space', async () => {
+    const yaml = await loadFormat('yaml');
+    // A block with no indentation indicator: its one line of spaces reads as indentation.
+    assert.equal(yaml.encode([{ a: ' \n' }]), '- a: |+\n     \n');
+    assert.equal(verifyRoundTrip(yaml, [{ a: ' \n' }]).reason, 'yaml value changed at $[0].a (expected " \\n"; got "\\n")');
+    // At the root the indicator is 1 but the lines are not indented.
+    assert.equal(yaml.encode(' a\n b'), '|1-\n a\n b\n');
+    assert.equal(verifyRoundTrip(yaml, ' a\n b').reason, 'yaml value changed at $ (expected " a\\n b"; got "a\\nb")');
   });
 
   it('refuses what JSON cannot hold, where it is', async () => {
