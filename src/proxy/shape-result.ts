@@ -17,7 +17,7 @@ export type ToolResult = { content?: unknown; isError?: unknown; [key: string]: 
 type TextBlock = { type: 'text'; text: string; [key: string]: unknown };
 
 export interface ShapeSettings {
-  /** Candidate encodings in registry order: one, or all for --format auto. */
+  /** The formats to try (proxyFormats): one, or the candidates for --format auto. */
   formats: readonly Format[];
   /** --tokenizer: chooses the format and decides "fewer". */
   tokenizer: Tokenizer;

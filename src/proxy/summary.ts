@@ -162,5 +162,7 @@ function group(n: number): string {
 }
 
 function pct(f: number): string {
-  return `${(f * 100).toFixed(1)}%`;
+  const text = (f * 100).toFixed(1);
+  // A saving a hair below zero (one id line over a whole session) rounds to zero, not to "-0.0".
+  return `${text === '-0.0' ? '0.0' : text}%`;
 }
