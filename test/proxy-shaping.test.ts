@@ -28,8 +28,8 @@ const JIRA_ISSUE = 'jira/ALOY/003_GET_rest_api_2_issue_ALOY_1009.json';
 const bodies = corpusBodies(corpusDir());
 const body = (name: string) => bodies.get(name) as JsonValue;
 const pretty = (name: string) => JSON.stringify(body(name), null, 2);
-const texts = (r: { content?: unknown }) =>
-  (r.content as { type: string; text: string }[]).filter((b) => b.type === 'text').map((b) => b.text);
+const texts = (r: object) =>
+  ((r as { content?: unknown }).content as { type: string; text: string }[]).filter((b) => b.type === 'text').map((b) => b.text);
 
 /** The shaper `devboy proxy` runs, with its real formats, tokenizer and explainers. */
 async function shaper(o: { format?: FormatName | 'auto'; budget?: number; level?: ProxyLevel }) {

@@ -34,6 +34,11 @@ export function isPullRequestItem(value: JsonValue): boolean {
   return typeof value === 'object' && value !== null && !Array.isArray(value) && 'pull_request' in value;
 }
 
+/** The key devboy gives that pull request (`pr#N`, as githubPull does). */
+export function pullRequestItemKey(value: JsonValue): string {
+  return `pr#${reqString(asObject(value, 'a pull request'), 'number', 'a pull request')}`;
+}
+
 /**
  * A list of issues. Keys are `gh#N`, unless the list spans several repositories (a search across
  * repositories): then every key names its repository, `owner/repo#N`, so no two items share a key.
