@@ -1,5 +1,9 @@
 import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import type { BenchmarkResult } from '../src/benchmark/schema.js';
 import { loadExplainers } from '../src/formats/explainers.js';
 import { FORMAT_INFO } from '../src/formats/info.js';
 import { loadFormat, loadFormats } from '../src/formats/registry.js';
@@ -13,9 +17,11 @@ import { proxyFormats } from '../src/proxy/rewrite-text.js';
 import { ResultShaper } from '../src/proxy/shape-result.js';
 import { proxySummaryText, summarizeLedger } from '../src/proxy/summary.js';
 import { readResponse } from '../src/providers/response.js';
+import { roundFraction } from '../src/metadata/format-metadata.js';
 import { loadTokenizer } from '../src/tokens/registry.js';
 import { itemsAtLevel } from '../src/trim/levels.js';
 import { DEFAULT_DEDUP } from '../src/transcript/types.js';
+import { runCli } from './helpers/cli.js';
 import { CORPUS_SERVER, connectThroughProxy } from './helpers/mcp-proxy.js';
 import { corpusDir } from './helpers/paths.js';
 import { corpusBodies } from './mcp/corpus-server.js';
@@ -236,6 +242,43 @@ describe('proxy --level: items left out are named, and the level saving is not t
     assert.equal(t.combined, t.dedup + (1 - t.dedup) * t.encoder);
     assert.equal(t.measured, 1 - (lowered.tokens_after[o]! + plain.tokens_after[o]!) / (lowered.tokens_before[o]! + b));
     const text = proxySummaryText(summary);
+    // The ledger read back: devboy session prints the same summary, and the benchmark's session table gives the level apart.
+    const tmp = mkdtempSync(join(tmpdir(), 'devboy-proxy-level-'));
+    const ledger = join(tmp, 'calls.jsonl');
+    writeFileSync(ledger, [header({ level: 'minimal' }), lowered, plain].map((l) => `${JSON.stringify(l)}\n`).join(''));
+    const session = await runCli(['session', ledger]);
+    const markdown = join(tmp, 'report.md');
+    const bench = await runCli([
+      'benchmark',
+      '--project',
+      'artsy__emission',
+      '--dataset',
+      'comments',
+      '--runs',
+      '1',
+      '--json',
+      '--session',
+      ledger,
+      '--export-markdown',
+      markdown,
+    ]);
+    const report = readFileSync(markdown, 'utf8');
+    rmSync(tmp, { recursive: true, force: true });
+    assert.equal(session.stdout.trimEnd(), text);
+    assert.equal(bench.code, 0, bench.stderr);
+    const [row] = (JSON.parse(bench.stdout) as BenchmarkResult).session!.results;
+    assert.deepEqual(
+      { encoder: row!.encoder, combined: row!.combined, measured: row!.measured, level: row!.level },
+      {
+        encoder: roundFraction(t.encoder),
+        combined: roundFraction(t.combined),
+        measured: roundFraction(t.measured),
+        level: roundFraction(t.level),
+      },
+    );
+    assert.match(report, /\| format \| dedup \| encoder \| combined \| measured \| level \|/);
+    assert.ok(t.dedup < 0 && t.dedup > -0.0005, `the id line makes dedup a hair below zero: ${t.dedup}`);
+    assert.match(report, /\| proxy \| 0\.0% \|/, 'and the benchmark prints it as 0.0%, not -0.0%');
     assert.match(text, /\n {2}1 re-encoded and verified, 1 lowered to minimal detail \(lossy by choice; 51 items left out\), /);
     assert.match(
       text,

@@ -1,6 +1,6 @@
 import { combineSavings, computeSavings, type Savings } from '../transcript/savings.js';
 import { escapeInvisible } from '../errors.js';
-import { plural } from '../report/words.js';
+import { plural, savedPct } from '../report/words.js';
 import { tokenizerLabel } from '../tokens/registry.js';
 import type { TokenizerName } from '../tokens/types.js';
 import type { LedgerCall, LedgerHeader } from './ledger.js';
@@ -185,11 +185,11 @@ export function proxySummaryText(s: ProxySummary): string {
     const tk = `${tokenizerLabel(t.tokenizer)} tokens${t.tokenizer === 'heuristic' ? ', an estimate' : ''}`;
     lines.push(
       `  ${tk}: baseline ${group(t.baseline_tokens)}, received ${group(t.received_tokens)} (explainer ${group(t.explainer_tokens)}, fetched ${group(t.fetched_tokens)}), saved ${group(t.saved_tokens)}`,
-      `    dedup ${pct(t.dedup)}, encoder ${pct(t.encoder)}, combined ${pct(t.combined)} (dedup + (1 - dedup) * encoder), measured ${pct(t.measured)} (1 - received / baseline)`,
+      `    dedup ${savedPct(t.dedup)}, encoder ${savedPct(t.encoder)}, combined ${savedPct(t.combined)} (dedup + (1 - dedup) * encoder), measured ${savedPct(t.measured)} (1 - received / baseline)`,
     );
     if (s.lowered)
       lines.push(
-        `    level ${pct(t.level)} (1 - received / baseline of the ${plural(s.lowered, 'call')} lowered to ${escapeInvisible(h.level ?? '')} detail: lossy by choice, not verified against the upstream): ${group(t.level_baseline_tokens)} -> ${group(t.level_received_tokens)}, apart from encoder and combined`,
+        `    level ${savedPct(t.level)} (1 - received / baseline of the ${plural(s.lowered, 'call')} lowered to ${escapeInvisible(h.level ?? '')} detail: lossy by choice, not verified against the upstream): ${group(t.level_baseline_tokens)} -> ${group(t.level_received_tokens)}, apart from encoder and combined`,
       );
   }
   if (s.by_tool.length) {
@@ -211,10 +211,4 @@ function lowered(s: ProxySummary): string {
 
 function group(n: number): string {
   return n.toLocaleString('en-US');
-}
-
-function pct(f: number): string {
-  const text = (f * 100).toFixed(1);
-  // A saving a hair below zero (one id line over a whole session) rounds to zero, not to "-0.0".
-  return `${text === '-0.0' ? '0.0' : text}%`;
 }
