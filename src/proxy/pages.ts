@@ -2,6 +2,7 @@ import { chunkResponse, planChunks, type PlanChunksOptions } from '../budget/pla
 import { verifyRoundTrip } from '../formats/verify.js';
 import type { Format } from '../formats/types.js';
 import { isJsonObject, type JsonObject, type JsonValue } from '../json/types.js';
+import { int, plural } from '../report/words.js';
 import type { Tokenizer } from '../tokens/types.js';
 
 /** The line under the chunk index: how the model asks for another page. */
@@ -84,7 +85,7 @@ export function planPages(value: JsonValue, format: Format, tokenizer: Tokenizer
  */
 function listToPage(value: JsonValue): { member: string | null; items: JsonValue[] } | { why: string } {
   if (Array.isArray(value))
-    return value.length >= 2 ? { member: null, items: value } : { why: `a list of ${value.length} item cannot be split` };
+    return value.length >= 2 ? { member: null, items: value } : { why: `a list of ${plural(value.length, 'item')} cannot be split` };
   if (!isJsonObject(value)) return { why: 'not a list or an object' };
   let best: { member: string; items: JsonValue[]; size: number } | undefined;
   for (const [k, v] of Object.entries(value)) {
@@ -94,7 +95,7 @@ function listToPage(value: JsonValue): { member: string | null; items: JsonValue
   }
   if (!best) return { why: 'no member of the object is a list (only a list, or a list in an object, is paged)' };
   if (best.items.length < 2)
-    return { why: `its largest list, ${JSON.stringify(best.member)}, has ${best.items.length} item and cannot be split` };
+    return { why: `its largest list, ${JSON.stringify(best.member)}, has ${plural(best.items.length, 'item')} and cannot be split` };
   return { member: best.member, items: best.items };
 }
 
@@ -108,10 +109,9 @@ function overBudgetLabel(
   tokenizer: string,
   withObject: boolean,
 ): string {
-  const group = (n: number) => n.toLocaleString('en-US');
   const what =
     limit === 1
-      ? `it holds one item (offset=${offset})${withObject ? " and the result's other members" : ''}, ${group(alone)} ${tokenizer} tokens alone, more than fits a page with the chunk index; sent whole, not cut`
+      ? `it holds one item (offset=${offset})${withObject ? " and the result's other members" : ''}, ${int(alone)} ${tokenizer} tokens alone, more than fits a page with the chunk index; sent whole, not cut`
       : `the chunk planner could not fit its ${limit} items (offset=${offset})`;
-  return `[devboy proxy: page ${page} is over the ${group(budget)}-token budget: ${what}]`;
+  return `[devboy proxy: page ${page} is over the ${int(budget)}-token budget: ${what}]`;
 }

@@ -5,6 +5,7 @@ import type { JsonValue } from '../json/types.js';
 import { canonicalBody, digestBody, idHeader, refLine } from '../transcript/canonical.js';
 import { DedupIndex, type DedupDecision } from '../transcript/dedup.js';
 import type { DedupOptions } from '../transcript/types.js';
+import { int } from '../report/words.js';
 import type { Tokenizer, TokenizerName } from '../tokens/types.js';
 import type { LedgerCall } from './ledger.js';
 import { lowerToLevel, type Lowered, type ProxyLevel } from './level.js';
@@ -115,7 +116,7 @@ export class ResultShaper {
     const bodyTokens = newContent.filter(isTextBlock).reduce((n, b) => n + this.memo(this.settings.tokenizer).count(b.text), 0);
     const overBudget =
       this.settings.budget !== null && bodyTokens > this.settings.budget
-        ? `over --budget (${group(bodyTokens)} ${this.settings.tokenizer.name} tokens, budget ${this.settings.budget}), sent whole: not paged: the result has ${content.length} content blocks (a result of one text block is paged)`
+        ? `over --budget (${int(bodyTokens)} ${this.settings.tokenizer.name} tokens, budget ${this.settings.budget}), sent whole: not paged: the result has ${content.length} content blocks (a result of one text block is paged)`
         : undefined;
     const encoded = verdicts.filter((v) => v.kind === 'encoded');
     const why = verdicts.find((v): v is Extract<TextVerdict, { kind: 'kept' }> => v.kind === 'kept')?.reason ?? null;
@@ -259,7 +260,7 @@ export class ResultShaper {
     const tokenizer = this.memo(s.tokenizer);
     const tokens = tokenizer.count(body);
     if (tokens <= s.budget) return {};
-    const whole = `over --budget (${group(tokens)} ${s.tokenizer.name} tokens, budget ${s.budget}), sent whole: not paged: `;
+    const whole = `over --budget (${int(tokens)} ${s.tokenizer.name} tokens, budget ${s.budget}), sent whole: not paged: `;
     if ('why' in source) return { note: `${whole}the upstream's text goes through unchanged (${source.why})` };
     const format = s.formats.find((f) => f.name === source.format)!;
     const plan = planPages(source.value, format, tokenizer, s.budget, pageHint(s.addedTool, id));
@@ -433,10 +434,6 @@ function levelLabel(l: Lowered, level: ProxyLevel, tool: string, id: string): st
   const where = l.member ? ` in the result's ${JSON.stringify(l.member)} (its other members as sent)` : '';
   const left = l.leftOut ? `; left out: ${l.leftOut.items} ${l.leftOut.what} (${l.leftOut.keys.join(', ')})` : '';
   return `[devboy proxy: ${l.holds} at ${level} detail (fields left out by choice)${where}${left}; the upstream's whole result: ${tool} {"id": "${id}"}]`;
-}
-
-function group(n: number): string {
-  return n.toLocaleString('en-US');
 }
 
 function round3(ms: number): number {

@@ -1,6 +1,6 @@
 import { combineSavings, computeSavings, type Savings } from '../transcript/savings.js';
 import { escapeInvisible } from '../errors.js';
-import { plural, savedPct } from '../report/words.js';
+import { int, plural, savedPct } from '../report/words.js';
 import { tokenizerLabel } from '../tokens/registry.js';
 import type { TokenizerName } from '../tokens/types.js';
 import type { LedgerCall, LedgerHeader } from './ledger.js';
@@ -184,19 +184,19 @@ export function proxySummaryText(s: ProxySummary): string {
   for (const t of s.totals) {
     const tk = `${tokenizerLabel(t.tokenizer)} tokens${t.tokenizer === 'heuristic' ? ', an estimate' : ''}`;
     lines.push(
-      `  ${tk}: baseline ${group(t.baseline_tokens)}, received ${group(t.received_tokens)} (explainer ${group(t.explainer_tokens)}, fetched ${group(t.fetched_tokens)}), saved ${group(t.saved_tokens)}`,
+      `  ${tk}: baseline ${int(t.baseline_tokens)}, received ${int(t.received_tokens)} (explainer ${int(t.explainer_tokens)}, fetched ${int(t.fetched_tokens)}), saved ${int(t.saved_tokens)}`,
       `    dedup ${savedPct(t.dedup)}, encoder ${savedPct(t.encoder)}, combined ${savedPct(t.combined)} (dedup + (1 - dedup) * encoder), measured ${savedPct(t.measured)} (1 - received / baseline)`,
     );
     if (s.lowered)
       lines.push(
-        `    level ${savedPct(t.level)} (1 - received / baseline of the ${plural(s.lowered, 'call')} lowered to ${escapeInvisible(h.level ?? '')} detail: lossy by choice, not verified against the upstream): ${group(t.level_baseline_tokens)} -> ${group(t.level_received_tokens)}, apart from encoder and combined`,
+        `    level ${savedPct(t.level)} (1 - received / baseline of the ${plural(s.lowered, 'call')} lowered to ${escapeInvisible(h.level ?? '')} detail: lossy by choice, not verified against the upstream): ${int(t.level_baseline_tokens)} -> ${int(t.level_received_tokens)}, apart from encoder and combined`,
       );
   }
   if (s.by_tool.length) {
     lines.push(`  by tool (${tokenizerLabel(h.tokenizer)} tokens: baseline -> received):`);
     for (const r of s.by_tool)
       lines.push(
-        `    ${escapeInvisible(r.tool)}: ${plural(r.calls, 'call')}, ${r.encoded} re-encoded, ${s.lowered ? `${r.lowered} lowered, ` : ''}${r.refs} refs, ${group(r.baseline_tokens)} -> ${group(r.received_tokens)}`,
+        `    ${escapeInvisible(r.tool)}: ${plural(r.calls, 'call')}, ${r.encoded} re-encoded, ${s.lowered ? `${r.lowered} lowered, ` : ''}${r.refs} refs, ${int(r.baseline_tokens)} -> ${int(r.received_tokens)}`,
       );
   }
   return lines.join('\n');
@@ -207,8 +207,4 @@ function lowered(s: ProxySummary): string {
   if (!s.lowered) return '';
   const left = s.left_out_items ? `; ${plural(s.left_out_items, 'item')} left out` : '';
   return `${s.lowered} lowered to ${escapeInvisible(s.header.level ?? '')} detail (lossy by choice${left}), `;
-}
-
-function group(n: number): string {
-  return n.toLocaleString('en-US');
 }
