@@ -16,7 +16,7 @@ import { parseLedger, type LedgerCall } from '../src/proxy/ledger.js';
 import { loadTokenizer } from '../src/tokens/registry.js';
 import { refLine } from '../src/transcript/canonical.js';
 import { runCli } from './helpers/cli.js';
-import { CORPUS_SERVER, connectThroughProxy, type ProxyRun } from './helpers/mcp-proxy.js';
+import { benchmarkWithLedger, CORPUS_SERVER, connectThroughProxy, type ProxyRun } from './helpers/mcp-proxy.js';
 import { corpusDir } from './helpers/paths.js';
 import { corpusBodies } from './mcp/corpus-server.js';
 
@@ -143,18 +143,7 @@ describe('devboy proxy in front of a corpus MCP server (SDK client over stdio)',
     const json = JSON.parse((await runCli(['session', log, '--json'])).stdout) as { refs: number; totals: { received_tokens: number }[] };
     assert.equal(json.refs, 1);
     const { calls } = parseLedger(readFileSync(log, 'utf8'), log);
-    const bench = await runCli([
-      'benchmark',
-      '--project',
-      'artsy__emission',
-      '--dataset',
-      'comments',
-      '--runs',
-      '1',
-      '--json',
-      '--session',
-      log,
-    ]);
+    const bench = await benchmarkWithLedger(log);
     assert.equal(bench.code, 0, bench.stderr);
     const doc = JSON.parse(bench.stdout) as BenchmarkResult;
     const t = (

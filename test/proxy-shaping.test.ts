@@ -22,7 +22,7 @@ import { loadTokenizer } from '../src/tokens/registry.js';
 import { itemsAtLevel } from '../src/trim/levels.js';
 import { DEFAULT_DEDUP } from '../src/transcript/types.js';
 import { runCli } from './helpers/cli.js';
-import { CORPUS_SERVER, connectThroughProxy } from './helpers/mcp-proxy.js';
+import { benchmarkWithLedger, CORPUS_SERVER, connectThroughProxy } from './helpers/mcp-proxy.js';
 import { corpusDir } from './helpers/paths.js';
 import { corpusBodies } from './mcp/corpus-server.js';
 
@@ -248,20 +248,7 @@ describe('proxy --level: items left out are named, and the level saving is not t
     writeFileSync(ledger, [header({ level: 'minimal' }), lowered, plain].map((l) => `${JSON.stringify(l)}\n`).join(''));
     const session = await runCli(['session', ledger]);
     const markdown = join(tmp, 'report.md');
-    const bench = await runCli([
-      'benchmark',
-      '--project',
-      'artsy__emission',
-      '--dataset',
-      'comments',
-      '--runs',
-      '1',
-      '--json',
-      '--session',
-      ledger,
-      '--export-markdown',
-      markdown,
-    ]);
+    const bench = await benchmarkWithLedger(ledger, ['--export-markdown', markdown]);
     const report = readFileSync(markdown, 'utf8');
     rmSync(tmp, { recursive: true, force: true });
     assert.equal(session.stdout.trimEnd(), text);
