@@ -39,7 +39,11 @@ export function lowerToLevel(value: JsonValue, level: ProxyLevel): Lowered | nul
   if (read.items.length === 0 || read.exchange) return null;
   const items = itemsAtLevel(read, level);
   const noun = itemNoun(read.kind, items.length);
-  const holds = read.rawAligned ? `${items.length} ${read.shape}` : `${items.length} ${noun} made from ${read.raw.length} ${read.shape}`;
+  const holds = !read.rawAligned
+    ? `${items.length} ${noun} made from ${read.raw.length} ${read.shape}`
+    : items.length === 1
+      ? `1 ${noun} (${read.shape})`
+      : `${items.length} ${read.shape}`;
   const leftOut = read.dropped ? { items: read.dropped.keys.length, what: read.dropped.what, keys: read.dropped.keys } : null;
   if (read.single) return { value: items[0]!, holds, member: null, leftOut };
   return { value: replaceAt(value, read.path, items), holds, member: read.path.join('.') || null, leftOut };
