@@ -150,11 +150,37 @@ describe('proxy --budget: a list inside an object is paged; what cannot be paged
       /^over --budget \(\d[\d,]* o200k_base tokens, budget 500\), sent whole: not paged: no member of the object is a list/,
     );
   });
+  it('nor are plain text, a result of several blocks or a list of one: each over the budget is noted with why', async () => {
+    const s = await shaper({ budget: 200 });
+    const list = (n: number) =>
+      JSON.stringify(
+        Array.from({ length: n }, (_, i) => ({ id: i, title: `row number ${i}`, state: 'open' })),
+        null,
+        2,
+      );
+    const note = (content: unknown[]) => s.shape('t', {}, { content }).record;
+    const plain = note([{ type: 'text', text: 'word '.repeat(400) }]);
+    assert.match(
+      plain.note ?? '',
+      /^over --budget \(\d+ o200k_base tokens, budget 200\), sent whole: not paged: the upstream's text goes through unchanged \(not JSON\)$/,
+    );
+    const blocks = note([
+      { type: 'text', text: list(30) },
+      { type: 'text', text: list(31) },
+    ]);
+    assert.match(blocks.note ?? '', /sent whole: not paged: the result has 2 content blocks/);
+    const one = note([{ type: 'text', text: JSON.stringify([{ body: 'long text '.repeat(300) }]) }]);
+    assert.equal(one.pages, null);
+    assert.match(one.note ?? '', /sent whole: not paged: a list of 1 item cannot be split$/);
+    const within = note([{ type: 'text', text: list(3) }]);
+    assert.equal(within.note, undefined, 'a result within the budget has nothing to note');
+  });
 });
 
 describe('proxy --budget: every page within the budget, an item alone larger than a page labelled', () => {
   it('betamax 003 at --budget 3000: pages over the budget are exactly the lone oversized items, labelled in the page and the ledger', async () => {
-    const s = await shaper({ budget: 3000 });
+    // stc: what auto chooses for it, without counting every candidate of 148,000 tokens first.
+    const s = await shaper({ format: 'stc', budget: 3000 });
     const { record } = s.shape('get_body', { name: BETAMAX }, { content: [{ type: 'text', text: pretty(BETAMAX) }] });
     const pages = fetchPages(s, record);
     assert.ok(record.pages!.over_budget.length > 0, 'betamax 003 has issues larger than 3,000 tokens alone');
@@ -308,7 +334,7 @@ describe('proxy --format auto: candidates only', () => {
 
 describe('proxy summary', () => {
   it('a single call has no dedup saving to speak of: "dedup 0.0%", never "-0.0%"', async () => {
-    const s = await shaper({});
+    const s = await shaper({ format: 'stc' });
     const { record } = s.shape('get_body', {}, { content: [{ type: 'text', text: pretty(SEARCH) }] });
     assert.ok(record.header_tokens.o200k_base! > 0, 'the id line costs a few tokens: the dedup saving is a hair below zero');
     const text = proxySummaryText(summarizeLedger(header(), [record]));

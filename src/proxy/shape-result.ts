@@ -114,10 +114,7 @@ export class ResultShaper {
     const sentContent = explainer ? [{ type: 'text', text: explainer.text }, ...newContent] : newContent;
     const after = sentContent.filter(isTextBlock).map((b) => b.text);
     const bodyTokens = newContent.filter(isTextBlock).reduce((n, b) => n + this.memo(this.settings.tokenizer).count(b.text), 0);
-    const overBudget =
-      this.settings.budget !== null && bodyTokens > this.settings.budget
-        ? `over --budget (${int(bodyTokens)} ${this.settings.tokenizer.name} tokens, budget ${this.settings.budget}), sent whole: not paged: the result has ${content.length} content blocks (a result of one text block is paged)`
-        : undefined;
+    const overBudget = this.sentWhole(bodyTokens, `the result has ${content.length} content blocks (a result of one text block is paged)`);
     const encoded = verdicts.filter((v) => v.kind === 'encoded');
     const why = verdicts.find((v): v is Extract<TextVerdict, { kind: 'kept' }> => v.kind === 'kept')?.reason ?? null;
     return {
@@ -260,11 +257,10 @@ export class ResultShaper {
     const tokenizer = this.memo(s.tokenizer);
     const tokens = tokenizer.count(body);
     if (tokens <= s.budget) return {};
-    const whole = `over --budget (${int(tokens)} ${s.tokenizer.name} tokens, budget ${s.budget}), sent whole: not paged: `;
-    if ('why' in source) return { note: `${whole}the upstream's text goes through unchanged (${source.why})` };
+    if ('why' in source) return { note: this.sentWhole(tokens, `the upstream's text goes through unchanged (${source.why})`) };
     const format = s.formats.find((f) => f.name === source.format)!;
     const plan = planPages(source.value, format, tokenizer, s.budget, pageHint(s.addedTool, id));
-    if ('unpaged' in plan) return { note: whole + plan.unpaged };
+    if ('unpaged' in plan) return { note: this.sentWhole(tokens, plan.unpaged) };
     const { over, pages } = plan.paged;
     if (over.length === 0) return { paged: plan.paged };
     const why = over.every((o) => o.limit === 1) ? 'each holds one item larger than a page' : 'the chunk planner could not fit them all';
@@ -272,6 +268,13 @@ export class ResultShaper {
       paged: plan.paged,
       note: `${over.length} of ${pages.length} pages over --budget ${s.budget}: ${why} (page${over.length > 1 ? 's' : ''} ${over.map((o) => o.page).join(', ')})`,
     };
+  }
+
+  /** The note on a body over --budget that goes whole, and why; undefined when there is no budget or it is within. */
+  private sentWhole(tokens: number, why: string): string | undefined {
+    const { budget, tokenizer } = this.settings;
+    if (budget === null || tokens <= budget) return undefined;
+    return `over --budget (${int(tokens)} ${tokenizer.name} tokens, budget ${budget}), sent whole: not paged: ${why}`;
   }
 
   /** The added tool: a page, or the whole result, of an id the model was shown. */
