@@ -219,7 +219,7 @@ describe('proxy --level: items left out are named, and the level saving is not t
     assert.equal(search.record.left_out?.items, 2);
     assert.match(
       texts(search.result).find((t) => t.startsWith('[devboy proxy: '))!,
-      /^\[devboy proxy: 55 GitHub issues at standard detail .*left out: 2 pull requests \(pr#\d+, pr#\d+\)/,
+      /^\[devboy proxy: 55 GitHub issues at standard detail .*left out: 2 pull requests \(sigmavirus24\/github3\.py pr#\d+, \S+ pr#\d+\)/,
     );
     const jira = s.shape('jql', {}, { content: [{ type: 'text', text: pretty(JIRA_SEARCH) }] });
     assert.equal(jira.record.left_out, null);

@@ -113,7 +113,16 @@ function fromList(list: JsonValue[], browseBase: string | undefined, file: strin
   if (mismatch !== undefined) throw new DataError(`item ${mismatch + 1} of the list is not like the first (${shape.name})`, { file });
   const drop = shape.drop;
   const kept = drop ? list.filter((v) => !drop.test(v)) : list;
-  const dropped = drop && kept.length < list.length ? { what: drop.what, keys: list.filter((v) => drop.test(v)).map(drop.key) } : undefined;
+  const dropped =
+    drop && kept.length < list.length
+      ? {
+          what: drop.what,
+          keys: drop.keys(
+            list.filter((v) => drop.test(v)),
+            list,
+          ),
+        }
+      : undefined;
   return {
     ...listOf(shape.kind, shape.normalize(kept)),
     shape: shape.name,

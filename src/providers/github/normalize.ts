@@ -34,9 +34,19 @@ export function isPullRequestItem(value: JsonValue): boolean {
   return typeof value === 'object' && value !== null && !Array.isArray(value) && 'pull_request' in value;
 }
 
-/** The key devboy gives that pull request (`pr#N`, as githubPull does). */
-export function pullRequestItemKey(value: JsonValue): string {
-  return `pr#${reqString(asObject(value, 'a pull request'), 'number', 'a pull request')}`;
+/**
+ * The keys of pull requests an issue list holds: `pr#N`, as githubPull gives them; in a list that spans
+ * several repositories (a search) `owner/repo pr#N`, as issues are qualified there.
+ */
+export function pullRequestItemKeys(pulls: readonly JsonValue[], list: readonly JsonValue[]): string[] {
+  const qualify = new Set(list.map(repositoryOf)).size > 1;
+  return pulls.map((v) => {
+    // Naming what was left out must never fail the read: a number GitHub did not send shows as `?`.
+    const n = (v as { number?: unknown }).number;
+    const key = `pr#${typeof n === 'number' || typeof n === 'string' ? n : '?'}`;
+    const repo = qualify ? repositoryOf(v) : undefined;
+    return repo ? `${repo} ${key}` : key;
+  });
 }
 
 /**

@@ -6,7 +6,7 @@ import {
   githubPull,
   githubReviewThreads,
   isPullRequestItem,
-  pullRequestItemKey,
+  pullRequestItemKeys,
 } from './normalize.js';
 
 /** GitHub payloads, by the fields only they have: `head`/`base`, `user`, `filename`, `diff_hunk`. */
@@ -27,7 +27,7 @@ export const GITHUB_SHAPES: readonly ItemShape[] = [
     normalize: githubIssues,
     // GitHub's issue lists also return pull requests; devboy reads those from the pulls endpoint, so
     // they are not issues here: the same rule as the client's (docs/providers.md).
-    drop: { test: isPullRequestItem, what: 'pull requests', key: pullRequestItemKey },
+    drop: { test: isPullRequestItem, what: 'pull requests', keys: pullRequestItemKeys },
     test: (o) => has(o, 'number', 'title') && (has(o, 'user') || has(o, 'html_url')),
   },
   {
