@@ -6,7 +6,7 @@ import { isCandidate } from '../formats/info.js';
 import type { FormatName } from '../formats/types.js';
 import type { TokenizerName } from '../tokens/types.js';
 import type { Level } from '../trim/levels.js';
-import { plural } from './words.js';
+import { plural, savedPct } from './words.js';
 import { baselineFormatOf, MEASURED_BASELINES, type MeasuredBaseline } from '../metadata/format-metadata.js';
 
 /** The views every exporter shows, computed once from a result so table and Markdown agree. */
@@ -100,7 +100,8 @@ export interface SessionView {
   calls: number;
   hits: number;
   baseline: string;
-  rows: { format: FormatName | 'proxy'; dedup: number; encoder: number; combined: number; measured: number }[];
+  /** `level`: a proxy ledger's calls lowered by --level (lossy by choice), apart from encoder and combined. */
+  rows: { format: FormatName | 'proxy'; dedup: number; encoder: number; combined: number; measured: number; level?: number }[];
 }
 
 export interface TotalCell {
@@ -207,7 +208,14 @@ export function summarize(result: BenchmarkResult): BenchmarkSummary {
         baseline: result.session.baseline,
         rows: result.session.results
           .filter((x) => x.tokenizer === primary)
-          .map((x) => ({ format: x.format, dedup: x.dedup, encoder: x.encoder, combined: x.combined, measured: x.measured })),
+          .map((x) => ({
+            format: x.format,
+            dedup: x.dedup,
+            encoder: x.encoder,
+            combined: x.combined,
+            measured: x.measured,
+            ...(x.level !== undefined ? { level: x.level } : {}),
+          })),
       }
     : undefined;
   const losses = lossViews(result, primary, levels, formats);
@@ -383,9 +391,7 @@ export function pct(f: number): string {
 }
 
 /** A saving as a share of the baseline: 0.66 -> `66.0%`. */
-export function saved(f: number): string {
-  return `${(f * 100).toFixed(1)}%`;
-}
+export const saved = savedPct;
 
 /** Milliseconds with the digits that mean something at that size. */
 export function ms(v: number): string {
