@@ -18,7 +18,7 @@ import type { Format } from './types.js';
  * string, a repeated element a list and a single one not, a text's outer spaces trimmed), and then
  * with the type guess an XML reader has to make: a text that is a JSON number a double holds exactly
  * becomes that number, `true` and `false` booleans, the rest stays text. (The parser's own guess
- * would also read `07` as 7 and `12345678901234567890` approximately.) What that loses is measured
+ * would also read `007` as 7 and `12345678901234567890` approximately.) What that loses is measured
  * (loss.ts).
  *
  * What is written is well-formed XML 1.0, which the builder alone does not ensure: a key that is no
