@@ -66,8 +66,8 @@ export interface Answer {
   format?: FormatName;
   /** Its saving against the baseline, summed tokens over summed tokens (negative: it costs more). */
   saving?: number;
-  /** The share of values the user's format loses at this level, over the datasets it does not round-trip. */
-  baselineLoss?: number;
+  /** The share of values the user's format loses at this level, over the `lossyRows` of `rows` datasets it does not round-trip. */
+  baselineLoss?: { share: number; lossyRows: number; rows: number };
   /** The other levels' best formats and savings, for the rest of the line. */
   others: { level: Level; format?: FormatName; saving?: number }[];
 }
@@ -307,7 +307,7 @@ function answerOf(result: BenchmarkResult, totals: BenchmarkSummary['totals'], l
     ...pick(main),
     baseline,
     label,
-    ...(own && own.values > 0 ? { baselineLoss: own.lost / own.values } : {}),
+    ...(own && own.values > 0 ? { baselineLoss: { share: own.lost / own.values, lossyRows: own.lossyRows, rows: own.rows } } : {}),
     others: totals.filter((t) => t !== main).map(pick),
   };
 }
