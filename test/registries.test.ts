@@ -3,7 +3,8 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { tokenizerImplementation } from '../src/benchmark/versions.js';
-import { FORMAT_INFO } from '../src/formats/info.js';
+import { detectFromExtension } from '../src/formats/detect.js';
+import { FORMAT_INFO, fileExtensions } from '../src/formats/info.js';
 import { FORMAT_NAMES, loadFormat } from '../src/formats/registry.js';
 import { DATASET_KINDS } from '../src/model/index.js';
 import { PROVIDER_NAMES, PROVIDERS } from '../src/providers/registry.js';
@@ -78,6 +79,22 @@ describe('format registry', () => {
       assert.match(f.mediaType, /^[a-z]+\/[a-z0-9.+-]+$/);
       assert.ok(['exact', 'known-losses', 'lossy'].includes(f.roundTrip));
       assert.ok(['candidate', 'baseline'].includes(f.role));
+    }
+  });
+
+  it('a file named with any extension a format declares is read as a format that decodes it to the same value', async () => {
+    const items = [
+      { id: 1, title: 'first', state: 'open' },
+      { id: 2, title: 'second', state: 'closed' },
+    ];
+    for (const name of FORMAT_NAMES) {
+      const format = await loadFormat(name);
+      const text = format.encode(items);
+      for (const ext of fileExtensions(name)) {
+        const read = detectFromExtension(`issues${ext.toUpperCase()}`, text);
+        assert.ok(read !== undefined && read !== 'ndjson', `${name}: issues${ext.toUpperCase()} is read as no format`);
+        assert.deepEqual((await loadFormat(read)).decode(text), format.decode(text), `${name}: issues${ext} read as ${read}`);
+      }
     }
   });
 
