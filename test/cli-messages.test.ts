@@ -8,7 +8,7 @@ import type { BenchmarkResult } from '../src/benchmark/schema.js';
 import { formatConvertStats } from '../src/convert/stats-text.js';
 import { describeDifference, firstDifference } from '../src/json/equal.js';
 import { EXPORTERS } from '../src/report/index.js';
-import { fewerOrMore, int, plural } from '../src/report/words.js';
+import { fewerOrMore, int, plural } from '../src/text/words.js';
 import { runCli } from './helpers/cli.js';
 import { corpusDir, FIXTURES } from './helpers/paths.js';
 

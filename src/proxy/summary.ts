@@ -1,6 +1,6 @@
 import { computeSavings, type Savings } from '../transcript/savings.js';
 import { escapeInvisible } from '../errors.js';
-import { plural } from '../report/words.js';
+import { plural } from '../text/words.js';
 import { tokenizerLabel } from '../tokens/registry.js';
 import type { TokenizerName } from '../tokens/types.js';
 import type { LedgerCall, LedgerHeader } from './ledger.js';

@@ -1,11 +1,11 @@
 import type { BenchmarkResult } from '../benchmark/schema.js';
 import { mdTokenizer } from './md-names.js';
-import { int, pct, saved, SMALL_EDGE, summarize, type BenchmarkSummary } from './benchmark-summary.js';
+import { pct, saved, SMALL_EDGE, summarize, type BenchmarkSummary } from './benchmark-summary.js';
 import { speedRows, speedWarnings, timingHeading } from './speed-view.js';
 import type { MethodContrast } from '../benchmark/method-contrast.js';
 import { SPEED_REFERENCE } from '../benchmark/speed.js';
 import { rangeFromZero, xyBarChart } from './mermaid.js';
-import { fewerOrMore, plural } from './words.js';
+import { fewerOrMore, int, plural } from '../text/words.js';
 import { header } from './header.js';
 import { familyMarkdownLines } from './families.js';
 import { answerText, lossCell, lostShare, places } from './losses.js';

@@ -1,11 +1,11 @@
 import { tokenizerLabel } from '../tokens/registry.js';
 import type { BenchmarkResult } from '../benchmark/schema.js';
-import { int, pct, saved, SMALL_EDGE, summarize, type BenchmarkSummary } from './benchmark-summary.js';
+import { pct, saved, SMALL_EDGE, summarize, type BenchmarkSummary } from './benchmark-summary.js';
 import type { MethodContrast } from '../benchmark/method-contrast.js';
 import type { RenderOptions } from './exporter.js';
 import { SPEED_REFERENCE } from '../benchmark/speed.js';
 import { header, lossyText, skippedLines } from './header.js';
-import { fewerOrMore, plural } from './words.js';
+import { fewerOrMore, int, plural } from '../text/words.js';
 import { baselineFormatOf } from '../metadata/format-metadata.js';
 import { familyDetailLines, familySummaryLines } from './families.js';
 import { answerText, lossLines, lostShare } from './losses.js';
