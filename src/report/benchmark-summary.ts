@@ -391,7 +391,3 @@ export function saved(f: number): string {
 export function ms(v: number): string {
   return v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v >= 0.1 ? v.toFixed(2) : v.toFixed(3);
 }
-
-export function ratio(r: number | null): string {
-  return r === null ? '' : `×${r.toFixed(2)}`;
-}
