@@ -120,7 +120,7 @@ export interface MetadataFacts {
   baseline: MeasuredBaseline;
   /** Tokens of the same items in the baseline encoding, same tokenizer. */
   baselineTokens: number;
-  /** Saving of repeated-output deduplication, a fraction; 0 without a replayed session. */
+  /** Saving of repeated-output deduplication, a fraction; 0 without a played-back session. */
   dedup?: number;
 }
 

@@ -41,7 +41,7 @@ export type Dataset = KindedResult & {
   /** What was asked, stable across runs: method, path and query of the first request (no host). */
   label: string;
   /**
-   * The provider's own items exactly as returned, pages concatenated. 1:1 and in the same order as
+   * The provider's own items exactly as returned, API pages concatenated. 1:1 and in the same order as
    * `result.items`, except for discussions (GitHub: the review comments the threads were built from).
    */
   raw: JsonValue[];

@@ -34,7 +34,7 @@ export interface BenchmarkSummary {
   contrast?: MethodContrast;
   /** Encode and decode time per format over every dataset and level, with ratios to json-compact. */
   speed: FormatSpeed[];
-  /** With --session: the replayed session's savings per format under the primary tokenizer. */
+  /** With --session: the played-back session's savings per format under the primary tokenizer. */
   session?: SessionView;
   /** The answer in a few words: the best lossless format per level, and what each level saves by itself. */
   headline: Headline;
