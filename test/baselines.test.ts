@@ -1,14 +1,17 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { baselineFormats, candidateFormats, type BaselineFormatName } from '../src/formats/info.js';
 import { lossReport, lossSummary } from '../src/formats/loss.js';
-import { loadFormat, type FormatName } from '../src/formats/registry.js';
+import { FORMAT_NAMES, loadFormat, type FormatName } from '../src/formats/registry.js';
 import { verifyRoundTrip } from '../src/formats/verify.js';
 import { jsonEqual } from '../src/json/equal.js';
 import { isJsonNumber, numberLoss } from '../src/json/numbers.js';
 import type { JsonObject, JsonValue } from '../src/json/types.js';
 import { anyCodePoint, anyJson, PROPERTY_RUNS } from './helpers/arbitraries.js';
+import { REPO_ROOT } from './helpers/paths.js';
 
 const BASELINES = baselineFormats();
 const seed = Number(process.env.DEVBOY_SEED ?? Date.now() % 2 ** 31);
@@ -236,8 +239,15 @@ describe('YAML (upstream yaml): every value without a line break comes back; a k
 });
 
 describe('baselines are measured, never recommended', () => {
-  it('the candidates are the five formats of before, and every baseline is lossy-or-exact by declaration', () => {
-    assert.deepEqual(candidateFormats(), ['json', 'json-compact', 'toon', 'stc', 'gcf']);
-    assert.deepEqual(BASELINES, ['yaml', 'csv', 'markdown-table', 'markdown-kv', 'xml']);
+  it("README's two format tables list the candidates and the baselines, each format under its role", () => {
+    // A format's role is declared once (FORMAT_INFO); README is where a user reads it, so the two must agree.
+    const readme = readFileSync(join(REPO_ROOT, 'README.md'), 'utf8');
+    const section = readme.slice(readme.indexOf('\n## Formats\n'), readme.indexOf('\n## ', readme.indexOf('\n## Formats\n') + 1));
+    const tables = section.split('\n\n').filter((block) => block.startsWith('| name |'));
+    const names = (table: string) => [...table.matchAll(/^\| `([^`]+)` \|/gm)].map((m) => m[1]);
+    assert.equal(tables.length, 2, 'README has a table of candidates and one of baselines under ## Formats');
+    assert.deepEqual(names(tables[0]!), candidateFormats());
+    assert.deepEqual(names(tables[1]!), BASELINES);
+    assert.deepEqual([...candidateFormats(), ...BASELINES].sort(), [...FORMAT_NAMES].sort());
   });
 });
