@@ -7,7 +7,7 @@ import type { ProviderName } from '../src/model/index.js';
 import { PROVIDER_NAMES } from '../src/providers/registry.js';
 import type { ProgressEvent } from '../src/providers/types.js';
 import { recordLive } from '../src/record/record.js';
-import { plural } from '../src/report/words.js';
+import { plural } from '../src/text/words.js';
 
 export default class Record extends DevboyCommand {
   static override summary = 'Record live GitHub, GitLab or Jira API exchanges as a corpus, to replay offline (e.g. in CI).';
