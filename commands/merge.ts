@@ -56,7 +56,7 @@ cannot be merged; 2 usage.`;
     const text = EXPORTERS.json.render({ result: merged });
     if (flags.output) await writeFileAtomic(flags.output, text, { createFolders: true });
     else await this.writeStdout(text);
-    const { DEFAULT_WIDTH, foldLine } = await import('../src/report/text-table.js');
+    const { DEFAULT_WIDTH, foldLine } = await import('../src/text/fold.js');
     const said = `devboy merge: ${parts.length} results, ${merged.datasets.length} datasets, ${merged.rows.length} rows${flags.output ? ` -> ${flags.output}` : ''}`;
     this.writeStderr(`${foldLine(said, stderrWidthOption().width ?? DEFAULT_WIDTH).join('\n')}\n`);
   }

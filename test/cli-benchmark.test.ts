@@ -139,7 +139,7 @@ describe('devboy benchmark: reports', () => {
     // Lines are wrapped at the terminal's width: only their starts are matched.
     assert.match(table.stdout, /^Answer: against your YAML, (json|json-compact|toon|stc|gcf) (saves|costs) /m);
     assert.match(table.stdout, /^What the lossy formats lose \(o200k_base rows; /m);
-    assert.match(table.stdout, /^ {2}csv full: 2 of 2 datasets, [\d.]+% of/m);
+    assert.match(table.stdout, /^ {2}csv full: 2 of 2 datasets lossy, [\d.]+% of their /m);
   });
 
   it('--markdown gives a CI summary with totals, bias, round trips and folded details', async () => {
@@ -431,12 +431,12 @@ describe('devboy benchmark --session: a real dedup column', () => {
     assert.equal(doc.session?.calls, 4);
     assert.equal(doc.session?.hits, 2);
     for (const row of doc.rows) {
-      const replayed: NonNullable<BenchmarkResult['session']>['results'] = doc.session!.results.filter(
+      const playedBack: NonNullable<BenchmarkResult['session']>['results'] = doc.session!.results.filter(
         (x) => x.tokenizer === row.tokenizer && x.format === row.format,
       );
-      assert.equal(replayed.length, 1);
+      assert.equal(playedBack.length, 1);
       assert.ok(row.savings.dedup > 0.3, `two of four big calls were repeats: ${row.savings.dedup}`);
-      assert.equal(row.savings.dedup, replayed[0]!.dedup);
+      assert.equal(row.savings.dedup, playedBack[0]!.dedup);
       assert.ok(Math.abs(row.savings.combined - (row.savings.dedup + (1 - row.savings.dedup) * row.savings.encoder)) < 1e-5);
       assert.equal(row.metadata.dedup_savings_pct, row.savings.dedup);
     }

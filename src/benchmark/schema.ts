@@ -36,7 +36,7 @@ export interface BenchmarkResult {
   rows: BenchmarkRow[];
   /** How far the heuristic is from each real tokenizer, per format and level, over all datasets. */
   heuristic_bias: BiasEntry[];
-  /** With --session: the replayed session's savings per format and tokenizer (docs/session.md). */
+  /** With --session: the played-back session's savings per format and tokenizer (docs/session.md). */
   session?: SessionSummary;
   /** What fits in one response at the budget, per dataset and format (docs/budget.md). */
   fit: FitEntry[];
@@ -128,6 +128,11 @@ export interface SessionSummary {
     combined: number;
     /** 1 - received / baseline tokens, what the model really got. */
     measured: number;
+    /**
+     * A proxy ledger whose calls `--level` lowered: their saving, 1 - received / baseline over them.
+     * Lossy by choice, so kept out of `encoder` and `combined` (in `measured`); absent otherwise.
+     */
+    level?: number;
     baseline_tokens: number;
     received_tokens: number;
   }[];

@@ -1,5 +1,5 @@
-import { fewerOrMore } from '../report/words.js';
-import { DEFAULT_WIDTH, foldLine } from '../report/text-table.js';
+import { fewerOrMore } from '../text/words.js';
+import { DEFAULT_WIDTH, foldLine } from '../text/fold.js';
 import { tokenizerLabel } from '../tokens/registry.js';
 import type { AutoChoice, ConvertStats } from './convert.js';
 import type { FormatName } from '../formats/types.js';

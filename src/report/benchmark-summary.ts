@@ -6,7 +6,7 @@ import { isCandidate } from '../formats/info.js';
 import type { FormatName } from '../formats/types.js';
 import type { TokenizerName } from '../tokens/types.js';
 import type { Level } from '../trim/levels.js';
-import { plural } from './words.js';
+import { plural, savedPct } from '../text/words.js';
 import { baselineFormatOf, MEASURED_BASELINES, type MeasuredBaseline } from '../metadata/format-metadata.js';
 
 /** The views every exporter shows, computed once from a result so table and Markdown agree. */
@@ -34,7 +34,7 @@ export interface BenchmarkSummary {
   contrast?: MethodContrast;
   /** Encode and decode time per format over every dataset and level, with ratios to json-compact. */
   speed: FormatSpeed[];
-  /** With --session: the replayed session's savings per format under the primary tokenizer. */
+  /** With --session: the played-back session's savings per format under the primary tokenizer. */
   session?: SessionView;
   /** The answer in a few words: the best lossless format per level, and what each level saves by itself. */
   headline: Headline;
@@ -66,8 +66,8 @@ export interface Answer {
   format?: FormatName;
   /** Its saving against the baseline, summed tokens over summed tokens (negative: it costs more). */
   saving?: number;
-  /** The share of values the user's format loses at this level, over the datasets it does not round-trip. */
-  baselineLoss?: number;
+  /** The share of values the user's format loses at this level, over the `lossyRows` of `rows` datasets it does not round-trip. */
+  baselineLoss?: { share: number; lossyRows: number; rows: number };
   /** The other levels' best formats and savings, for the rest of the line. */
   others: { level: Level; format?: FormatName; saving?: number }[];
 }
@@ -100,7 +100,8 @@ export interface SessionView {
   calls: number;
   hits: number;
   baseline: string;
-  rows: { format: FormatName | 'proxy'; dedup: number; encoder: number; combined: number; measured: number }[];
+  /** `level`: a proxy ledger's calls lowered by --level (lossy by choice), apart from encoder and combined. */
+  rows: { format: FormatName | 'proxy'; dedup: number; encoder: number; combined: number; measured: number; level?: number }[];
 }
 
 export interface TotalCell {
@@ -207,7 +208,14 @@ export function summarize(result: BenchmarkResult): BenchmarkSummary {
         baseline: result.session.baseline,
         rows: result.session.results
           .filter((x) => x.tokenizer === primary)
-          .map((x) => ({ format: x.format, dedup: x.dedup, encoder: x.encoder, combined: x.combined, measured: x.measured })),
+          .map((x) => ({
+            format: x.format,
+            dedup: x.dedup,
+            encoder: x.encoder,
+            combined: x.combined,
+            measured: x.measured,
+            ...(x.level !== undefined ? { level: x.level } : {}),
+          })),
       }
     : undefined;
   const losses = lossViews(result, primary, levels, formats);
@@ -299,7 +307,7 @@ function answerOf(result: BenchmarkResult, totals: BenchmarkSummary['totals'], l
     ...pick(main),
     baseline,
     label,
-    ...(own && own.values > 0 ? { baselineLoss: own.lost / own.values } : {}),
+    ...(own && own.values > 0 ? { baselineLoss: { share: own.lost / own.values, lossyRows: own.lossyRows, rows: own.rows } } : {}),
     others: totals.filter((t) => t !== main).map(pick),
   };
 }
@@ -383,22 +391,9 @@ export function pct(f: number): string {
 }
 
 /** A saving as a share of the baseline: 0.66 -> `66.0%`. */
-export function saved(f: number): string {
-  return `${(f * 100).toFixed(1)}%`;
-}
+export const saved = savedPct;
 
 /** Milliseconds with the digits that mean something at that size. */
 export function ms(v: number): string {
   return v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v >= 0.1 ? v.toFixed(2) : v.toFixed(3);
 }
-
-/** `12.3 ms [11.9-13.0]`: the summed medians and where they could have landed. */
-export function msSpread(median: number, spread: readonly [number, number]): string {
-  return `${ms(median)} ms [${ms(spread[0])}-${ms(spread[1])}]`;
-}
-
-export function ratio(r: number | null): string {
-  return r === null ? '' : `×${r.toFixed(2)}`;
-}
-
-export { int } from './words.js';

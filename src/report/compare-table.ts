@@ -4,8 +4,9 @@ import type { TimingChange } from '../compare/timing.js';
 import { terminalText as t } from '../escape/terminal.js';
 import type { RenderOptions } from './exporter.js';
 import { figureText } from './speed-view.js';
-import { int } from './words.js';
-import { DEFAULT_WIDTH, foldLine, renderTable, type TextTable } from './text-table.js';
+import { int } from '../text/words.js';
+import { DEFAULT_WIDTH, foldLine } from '../text/fold.js';
+import { renderTable, type TextTable } from './text-table.js';
 import {
   changeText,
   compareView,

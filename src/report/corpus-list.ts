@@ -1,8 +1,8 @@
 import type { CorpusListing } from '../providers/corpus-list.js';
 import { skippedText } from '../replay/corpus.js';
-import { plural } from './words.js';
+import { plural } from '../text/words.js';
 import { terminalText as t } from '../escape/terminal.js';
-import { DEFAULT_WIDTH, foldLine } from './text-table.js';
+import { DEFAULT_WIDTH, foldLine } from '../text/fold.js';
 
 /** Kind column of a dataset line: as wide as the longest kind (`merge_requests`) and a space. */
 const KIND = 15;

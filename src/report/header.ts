@@ -2,7 +2,7 @@ import type { BenchmarkResult } from '../benchmark/schema.js';
 import { lossSummary } from '../formats/loss.js';
 import { skippedText } from '../replay/corpus.js';
 import { EMBEDDED_CORPUS_LABEL } from '../replay/embedded-corpus.js';
-import { int, plural } from './words.js';
+import { int, plural } from '../text/words.js';
 import { terminalText } from '../escape/terminal.js';
 
 /**

@@ -1,7 +1,7 @@
 import type { RecordResult } from '../record/record.js';
 import { terminalText as t } from '../escape/terminal.js';
-import { DEFAULT_WIDTH, foldLine } from './text-table.js';
-import { plural } from './words.js';
+import { DEFAULT_WIDTH, foldLine } from '../text/fold.js';
+import { plural } from '../text/words.js';
 
 /** Kind column of a dataset line: as wide as the longest kind (`merge_requests`). */
 const KIND = 14;

@@ -4,9 +4,10 @@ import type { FormatName } from '../formats/types.js';
 import type { Recommendation, StatsResult, StatsRow } from '../stats/stats.js';
 import { ms, pct } from './benchmark-summary.js';
 import { tokenizerLabel } from '../tokens/registry.js';
-import { fewerOrMore, int, plural } from './words.js';
+import { fewerOrMore, int, plural } from '../text/words.js';
 import { terminalText as t } from '../escape/terminal.js';
-import { DEFAULT_WIDTH, foldLine, listLines, renderTable, type TextTable } from './text-table.js';
+import { DEFAULT_WIDTH, foldLine, listLines } from '../text/fold.js';
+import { renderTable, type TextTable } from './text-table.js';
 
 /**
  * `devboy stats` as text: the recommendation first, then every level x tokenizer against every

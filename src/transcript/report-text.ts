@@ -1,7 +1,7 @@
-import { fewerOrMore, plural } from '../report/words.js';
+import { fewerOrMore, plural } from '../text/words.js';
 import { tokenizerLabel } from '../tokens/registry.js';
 import { displayWidth, terminalText } from '../escape/terminal.js';
-import { DEFAULT_WIDTH, foldLine } from '../report/text-table.js';
+import { DEFAULT_WIDTH, foldLine } from '../text/fold.js';
 import type { CallReport, TranscriptReport } from './playback.js';
 
 /**

@@ -35,6 +35,21 @@ export function isPullRequestItem(value: JsonValue): boolean {
 }
 
 /**
+ * The keys of pull requests an issue list holds: `pr#N`, as githubPull gives them; in a list that spans
+ * several repositories (a search) `owner/repo pr#N`, as issues are qualified there.
+ */
+export function pullRequestItemKeys(pulls: readonly JsonValue[], list: readonly JsonValue[]): string[] {
+  const qualify = new Set(list.map(repositoryOf)).size > 1;
+  return pulls.map((v) => {
+    // Naming what was left out must never fail the read: a number GitHub did not send shows as `?`.
+    const n = (v as { number?: unknown }).number;
+    const key = `pr#${typeof n === 'number' || typeof n === 'string' ? n : '?'}`;
+    const repo = qualify ? repositoryOf(v) : undefined;
+    return repo ? `${repo} ${key}` : key;
+  });
+}
+
+/**
  * A list of issues. Keys are `gh#N`, unless the list spans several repositories (a search across
  * repositories): then every key names its repository, `owner/repo#N`, so no two items share a key.
  */

@@ -1,5 +1,13 @@
 import { each, has, str, type ItemShape } from '../item-shape.js';
-import { githubComment, githubFile, githubIssues, githubPull, githubReviewThreads, isPullRequestItem } from './normalize.js';
+import {
+  githubComment,
+  githubFile,
+  githubIssues,
+  githubPull,
+  githubReviewThreads,
+  isPullRequestItem,
+  pullRequestItemKeys,
+} from './normalize.js';
 
 /** GitHub payloads, by the fields only they have: `head`/`base`, `user`, `filename`, `diff_hunk`. */
 export const GITHUB_SHAPES: readonly ItemShape[] = [
@@ -19,7 +27,7 @@ export const GITHUB_SHAPES: readonly ItemShape[] = [
     normalize: githubIssues,
     // GitHub's issue lists also return pull requests; devboy reads those from the pulls endpoint, so
     // they are not issues here: the same rule as the client's (docs/providers.md).
-    drop: isPullRequestItem,
+    drop: { test: isPullRequestItem, what: 'pull requests', keys: pullRequestItemKeys },
     test: (o) => has(o, 'number', 'title') && (has(o, 'user') || has(o, 'html_url')),
   },
   {
