@@ -4,6 +4,8 @@ import { DevboyCommand } from '../src/cli/base-command.js';
 import { connectionFlags, connectionOptions } from '../src/cli/connection-flags.js';
 import { measureFlags } from '../src/cli/measure-flags.js';
 import { parseList } from '../src/cli/list-flag.js';
+import { refuseFlagsWithList } from '../src/cli/corpus-list-flags.js';
+import { UsageError } from '../src/errors.js';
 import { parseTokenizers } from '../src/cli/tokenizer-flag.js';
 import { ProgressBar } from '../src/cli/progress.js';
 import { candidateFormats } from '../src/formats/info.js';
@@ -96,7 +98,8 @@ Exit codes: 0 ok; 1 regression, bad data or provider failure; 2 usage.`;
     }),
     markdown: Flags.boolean({ description: 'print a Markdown report (CI job summaries, PR comments) instead of the table' }),
     list: Flags.boolean({
-      description: 'list the providers, projects and datasets the corpus holds (what a run would measure), and stop',
+      description:
+        'list the providers, projects and datasets the corpus holds (what a run would measure, narrowed by --provider, --project and --dataset; --json for JSON), and stop',
     }),
     details: Flags.boolean({
       description:
@@ -116,9 +119,11 @@ Exit codes: 0 ok; 1 regression, bad data or provider failure; 2 usage.`;
   };
 
   async run(): Promise<void> {
-    const { flags } = await this.parse(Benchmark);
+    const { flags, metadata } = await this.parse(Benchmark);
     if (flags.list) {
-      await this.listCorpus(flags.corpus);
+      const given = Object.keys(flags).filter((name) => !metadata.flags[name]?.setFromDefault);
+      refuseFlagsWithList(given, Benchmark.flags);
+      await this.listCorpus(flags);
       return;
     }
     const maxRegression = Number(flags['max-regression']);
@@ -266,14 +271,35 @@ Exit codes: 0 ok; 1 regression, bad data or provider failure; 2 usage.`;
     return transcriptDedupForBenchmark(loaded.name, loaded.entries, formats, tokenizers, baseline);
   }
 
-  private async listCorpus(dir: string | undefined): Promise<void> {
-    const [{ listCorpus }, { corpusListText }, { EMBEDDED_CORPUS }] = await Promise.all([
+  private async listCorpus(flags: {
+    corpus?: string;
+    provider?: string;
+    project?: string;
+    dataset: string;
+    json?: boolean;
+  }): Promise<void> {
+    const [{ listCorpus }, { corpusListText, corpusListJson }, { EMBEDDED_CORPUS, EMBEDDED_CORPUS_LABEL }] = await Promise.all([
       import('../src/providers/corpus-list.js'),
       import('../src/report/corpus-list.js'),
       import('../src/replay/embedded-corpus.js'),
     ]);
-    const listing = await listCorpus(dir ?? EMBEDDED_CORPUS);
-    await this.writeStdout(corpusListText(listing, dir ? `corpus ${dir}` : 'the embedded corpus'));
+    const kinds = parseList('dataset', flags.dataset, DATASET_KINDS);
+    const dir = flags.corpus ?? EMBEDDED_CORPUS;
+    const listing = await listCorpus(dir, {
+      ...(flags.provider ? { provider: flags.provider as ProviderName } : {}),
+      ...(flags.project ? { project: flags.project } : {}),
+      ...(kinds.length < DATASET_KINDS.length ? { kinds } : {}),
+    }).catch((err: unknown) => {
+      // Where devboy is installed means nothing to the reader: name the embedded corpus as such.
+      throw !flags.corpus && err instanceof UsageError && err.location.file === dir
+        ? new UsageError(err.message, { file: 'the embedded corpus' })
+        : err;
+    });
+    await this.writeStdout(
+      flags.json
+        ? corpusListJson(listing, flags.corpus ?? EMBEDDED_CORPUS_LABEL)
+        : corpusListText(listing, flags.corpus ? `corpus ${flags.corpus}` : 'the embedded corpus', widthOption().width),
+    );
   }
 }
 

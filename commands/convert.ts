@@ -1,6 +1,7 @@
 import { Flags } from '../src/cli/oclif.js';
 import { DevboyCommand } from '../src/cli/base-command.js';
 import { inputFileArg, inputSource } from '../src/cli/input-arg.js';
+import { stderrWidthOption } from '../src/cli/streams.js';
 import { convert } from '../src/convert/convert.js';
 import { INPUT_FORMAT_NAMES, type InputFormatName } from '../src/formats/detect.js';
 import { FORMAT_NAMES, type FormatName } from '../src/formats/types.js';
@@ -95,8 +96,12 @@ Exit codes: 0 ok; 1 bad data or a failed --verify; 2 usage (unknown format, miss
     // What only -o and --stats need loads when they are given: start-up is most of a small convert.
     if (flags.output) await (await import('../src/io/atomic-write.js')).writeFileAtomic(flags.output, text);
     else await this.writeStdout(text);
-    if (result.auto) this.writeStderr(`${(await import('../src/convert/stats-text.js')).autoChoiceText(result.to, result.auto)}\n`);
-    if (result.stats) this.writeStderr(`${(await import('../src/convert/stats-text.js')).formatConvertStats(result.stats)}\n`);
+    if (result.auto)
+      this.writeStderr(
+        `${(await import('../src/convert/stats-text.js')).autoChoiceText(result.to, result.auto, stderrWidthOption().width)}\n`,
+      );
+    if (result.stats)
+      this.writeStderr(`${(await import('../src/convert/stats-text.js')).formatConvertStats(result.stats, stderrWidthOption().width)}\n`);
     if (result.verification?.lossless) this.writeStderr(`verified: ${result.to} decodes to the same value (values and key order)\n`);
   }
 }

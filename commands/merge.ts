@@ -1,7 +1,7 @@
 import { Args, Flags } from '../src/cli/oclif.js';
 import { DevboyCommand } from '../src/cli/base-command.js';
 import { writeFileAtomic } from '../src/io/atomic-write.js';
-import { stdoutIsTerminal } from '../src/cli/streams.js';
+import { stderrWidthOption, stdoutIsTerminal } from '../src/cli/streams.js';
 import { UsageError } from '../src/errors.js';
 
 export default class Merge extends DevboyCommand {
@@ -56,8 +56,8 @@ cannot be merged; 2 usage.`;
     const text = EXPORTERS.json.render({ result: merged });
     if (flags.output) await writeFileAtomic(flags.output, text, { createFolders: true });
     else await this.writeStdout(text);
-    this.writeStderr(
-      `devboy merge: ${parts.length} results, ${merged.datasets.length} datasets, ${merged.rows.length} rows${flags.output ? ` -> ${flags.output}` : ''}\n`,
-    );
+    const { DEFAULT_WIDTH, foldLine } = await import('../src/text/fold.js');
+    const said = `devboy merge: ${parts.length} results, ${merged.datasets.length} datasets, ${merged.rows.length} rows${flags.output ? ` -> ${flags.output}` : ''}`;
+    this.writeStderr(`${foldLine(said, stderrWidthOption().width ?? DEFAULT_WIDTH).join('\n')}\n`);
   }
 }

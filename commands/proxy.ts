@@ -1,6 +1,7 @@
 import { Flags } from '../src/cli/oclif.js';
 import { DevboyCommand } from '../src/cli/base-command.js';
 import { parseTokenizers, TOKENIZERS_HELP } from '../src/cli/tokenizer-flag.js';
+import { stderrWidthOption } from '../src/cli/streams.js';
 import { UsageError } from '../src/errors.js';
 import { candidateFormats } from '../src/formats/info.js';
 import { FORMAT_NAMES, type FormatName } from '../src/formats/types.js';
@@ -122,7 +123,7 @@ the ledger could not be written; 2 usage (bad flag, no upstream, a program that 
       stdout: process.stdout,
       onNote: (line) => this.writeStderr(`devboy proxy: ${line}\n`),
     });
-    this.writeStderr(`${proxySummaryText(outcome.summary)}\n`);
+    this.writeStderr(`${proxySummaryText(outcome.summary, stderrWidthOption().width)}\n`);
     process.exitCode = outcome.exitCode;
   }
 }

@@ -7,7 +7,7 @@ import type { ProviderName } from '../src/model/index.js';
 import { PROVIDER_NAMES } from '../src/providers/registry.js';
 import type { ProgressEvent } from '../src/providers/types.js';
 import { recordLive } from '../src/record/record.js';
-import { plural } from '../src/text/words.js';
+import { widthOption } from '../src/cli/streams.js';
 
 export default class Record extends DevboyCommand {
   static override summary = 'Record live GitHub, GitLab or Jira API exchanges as a corpus, to replay offline (e.g. in CI).';
@@ -69,9 +69,8 @@ Exit codes: 0 ok; 1 provider or network failure; 2 usage.`;
         if (note) this.writeStderr(`${note}\n`);
       },
     });
-    const lines = [`recorded ${plural(result.files.length, 'exchange')} to ${result.projectDir}`];
-    for (const d of result.datasets) lines.push(`  ${d.kind.padEnd(14)} ${String(d.result.items.length).padStart(5)}  ${d.label}`);
-    await this.writeStdout(`${lines.join('\n')}\n`);
+    const { recordedText } = await import('../src/report/record-text.js');
+    await this.writeStdout(recordedText(result, widthOption().width));
   }
 }
 

@@ -1,6 +1,7 @@
 import { Flags } from '../src/cli/oclif.js';
 import { DevboyCommand } from '../src/cli/base-command.js';
 import { inputFileArg, inputSource } from '../src/cli/input-arg.js';
+import { widthOption } from '../src/cli/streams.js';
 import { FORMAT_NAMES, type FormatName } from '../src/formats/types.js';
 import { readInput } from '../src/io/read-input.js';
 import { isLedgerText, parseLedger } from '../src/proxy/ledger.js';
@@ -80,7 +81,7 @@ Exit codes: 0 ok; 1 bad session data (file:line:col); 2 usage.`;
       const { header, calls } = parseLedger(input.text, input.name);
       const summary = summarizeLedger(header, calls);
       await this.writeStdout(
-        `${flags.json ? JSON.stringify({ file: input.name, session_format: 'proxy-ledger', ...summary }, null, 2) : proxySummaryText(summary)}\n`,
+        `${flags.json ? JSON.stringify({ file: input.name, session_format: 'proxy-ledger', ...summary }, null, 2) : proxySummaryText(summary, widthOption().width)}\n`,
       );
       return;
     }
@@ -96,7 +97,7 @@ Exit codes: 0 ok; 1 bad session data (file:line:col); 2 usage.`;
     });
     const text = flags.json
       ? JSON.stringify({ file: session.name, session_format: session.kind, ...report }, null, 2)
-      : transcriptReportText(report, { name: session.name, kind: session.kind });
+      : transcriptReportText(report, { name: session.name, kind: session.kind }, widthOption().width);
     await this.writeStdout(`${text}\n`);
   }
 }

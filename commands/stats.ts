@@ -3,6 +3,7 @@ import { DevboyCommand } from '../src/cli/base-command.js';
 import { inputFileArg, inputSource } from '../src/cli/input-arg.js';
 import { parseTokenizers } from '../src/cli/tokenizer-flag.js';
 import { measureFlags } from '../src/cli/measure-flags.js';
+import { widthOption } from '../src/cli/streams.js';
 import { INPUT_FORMAT_NAMES, type InputFormatName } from '../src/formats/detect.js';
 import type { MeasuredBaseline } from '../src/metadata/format-metadata.js';
 import { DATASET_KINDS, type DatasetKind } from '../src/model/index.js';
@@ -80,6 +81,6 @@ Exit codes: 0 ok; 1 bad data (no format round-trips it, unreadable input); 2 usa
       savingsBaseline: flags['savings-baseline'] as MeasuredBaseline,
       explainers,
     });
-    await this.writeStdout(flags.json ? `${JSON.stringify(result, null, 2)}\n` : statsTable(result));
+    await this.writeStdout(flags.json ? `${JSON.stringify(result, null, 2)}\n` : statsTable(result, widthOption().width));
   }
 }

@@ -41,6 +41,8 @@ interface RunResult {
   outputs: Record<string, string>;
   summary: string;
   stderr: string;
+  /** What the steps wrote to standard output, where the runner reads workflow commands (`::warning ...`). */
+  stdout: string;
 }
 
 /** GITHUB_OUTPUT's `name=value` lines (the runner's simple form; devboy's steps write no multi-line values). */
@@ -74,6 +76,7 @@ async function runAction(workspace: string, withInputs: Record<string, string>, 
   const summary = join(workspace, 'step-summary.md');
   writeFileSync(summary, '');
   let stderr = '';
+  let stdout = '';
   for (const [i, step] of action.runs.steps.entries()) {
     if (step.uses) continue;
     assert.equal(step.shell, 'bash', `step ${i} names its shell, as composite steps must`);
@@ -88,6 +91,7 @@ async function runAction(workspace: string, withInputs: Record<string, string>, 
       ...stepEnv,
     });
     stderr += r.stderr;
+    stdout += r.stdout;
     if (step.id) stepOutputs[step.id] = readOutputs(output);
     if (r.status !== 0)
       return {
@@ -96,26 +100,33 @@ async function runAction(workspace: string, withInputs: Record<string, string>, 
         outputs: collect(),
         summary: readFileSync(summary, 'utf8'),
         stderr,
+        stdout,
       };
   }
-  return { status: 0, outputs: collect(), summary: readFileSync(summary, 'utf8'), stderr };
+  return { status: 0, outputs: collect(), summary: readFileSync(summary, 'utf8'), stderr, stdout };
 
   function collect(): Record<string, string> {
     return Object.fromEntries(Object.entries(action.outputs).map(([k, v]) => [k, expr(v.value)]));
   }
 }
 
-function bash(script: string, cwd: string, env: Record<string, string>): Promise<{ status: number | null; stderr: string }> {
+function bash(
+  script: string,
+  cwd: string,
+  env: Record<string, string>,
+): Promise<{ status: number | null; stderr: string; stdout: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', script], {
       cwd,
       env,
-      stdio: ['ignore', 'ignore', 'pipe'],
+      stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stderr = '';
+    let stdout = '';
     child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
     child.on('error', reject);
-    child.on('close', (status) => resolve({ status, stderr }));
+    child.on('close', (status) => resolve({ status, stderr, stdout }));
   });
 }
 
@@ -163,7 +174,7 @@ describe('the GitHub Action (action.yml), its steps run in a simulated runner', 
     assert.equal(action.runs.using, 'composite');
     for (const name of ['baseline', 'max-regression', 'comment', 'fail-on-regression', 'comment-on', 'benchmark-args', 'head', 'token'])
       assert.ok(action.inputs[name], name);
-    assert.deepEqual(Object.keys(action.outputs).sort(), ['passed', 'report', 'result']);
+    assert.deepEqual(Object.keys(action.outputs).sort(), ['comment-failed', 'passed', 'report', 'result']);
   });
 
   it('a regression: the report goes to the job summary and the pull request, passed=false, and the job fails', async () => {
@@ -171,6 +182,7 @@ describe('the GitHub Action (action.yml), its steps run in a simulated runner', 
     assert.equal(r.status, 1, r.stderr);
     assert.equal(r.failedStep, 'Compare');
     assert.equal(r.outputs['passed'], 'false');
+    assert.equal(r.outputs['comment-failed'], 'false');
     assert.equal(r.outputs['report'], 'devboy-report.md');
     assert.match(r.summary, /^<!-- devboy compare -->\n## devboy compare\n\n❌ \*\*Failed\*\*: \d+ rows grew more than 0\.50% in tokens/);
     assert.equal(r.summary, readFileSync(join(workspace, 'devboy-report.md'), 'utf8'));
@@ -193,6 +205,37 @@ describe('the GitHub Action (action.yml), its steps run in a simulated runner', 
     assert.equal(again.outputs['passed'], 'false');
     assert.equal(api.comments.get(12)!.length, 1);
     assert.match(again.stderr, /updated the comment on pull request #12/);
+  });
+
+  it("a comment the API refuses (403, a fork's read-only token) is a warning: passed=true, comment-failed=true, the job passes", async () => {
+    const readOnly = await playApis({ readOnly: true });
+    try {
+      const env = { ...runner(prEvent), GITHUB_API_URL: readOnly.url };
+      const r = await runAction(workspace, { baseline: 'base.json', head: 'base.json' }, env);
+      assert.equal(r.status, 0, r.stderr);
+      assert.equal(r.outputs['passed'], 'true');
+      assert.equal(r.outputs['comment-failed'], 'true');
+      assert.match(r.summary, /✅ \*\*Passed\*\*/);
+      // One annotation naming the answer (the status and GitHub's words), never the token.
+      const warnings = r.stdout.split('\n').filter((l) => l.startsWith('::warning'));
+      assert.equal(warnings.length, 1, r.stdout);
+      assert.match(
+        warnings[0]!,
+        /^::warning title=devboy::the comment was not posted: GitHub answered 403 to POST .*Resource not accessible by integration/,
+      );
+      assert.match(r.stderr, /devboy compare: warning: the comment was not posted: GitHub answered 403/);
+      assert.doesNotMatch(r.stdout + r.stderr, new RegExp(TOKEN));
+
+      // A regression is still one, whether or not the comment went out.
+      const worse = await runAction(workspace, { baseline: 'base.json', head: 'grown.json' }, env);
+      assert.equal(worse.status, 1, worse.stderr);
+      assert.equal(worse.failedStep, 'Compare');
+      assert.equal(worse.outputs['passed'], 'false');
+      assert.equal(worse.outputs['comment-failed'], 'true');
+      assert.equal(readOnly.comments.get(12)?.length ?? 0, 0);
+    } finally {
+      await readOnly.close();
+    }
   });
 
   it('comment false, or a push event: the job summary only, no request to the API', async () => {

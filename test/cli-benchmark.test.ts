@@ -155,7 +155,10 @@ describe('devboy benchmark: reports', () => {
 
 describe('devboy benchmark --baseline: the CI regression gate, through devboy compare', () => {
   it('passes on the committed results/baseline.json (a narrowed run compares only its own rows)', async () => {
-    const r = await runCli(['benchmark', ...narrow, '--levels', 'minimal', '--baseline', join(REPO_ROOT, 'results', 'baseline.json')]);
+    // Read unfolded, for what it says (test/report-widths.test.ts checks how it fits).
+    const r = await runCli(['benchmark', ...narrow, '--levels', 'minimal', '--baseline', join(REPO_ROOT, 'results', 'baseline.json')], {
+      terminal: { columns: 1000 },
+    });
     assert.equal(r.code, 0, r.stdout + r.stderr);
     // 2 datasets x 1 level x every format, each under 2 tokenizers.
     assert.match(r.stdout, /^devboy compare: .*baseline\.json .* -> this run /m);
@@ -168,13 +171,21 @@ describe('devboy benchmark --baseline: the CI regression gate, through devboy co
     for (const r of lowered) r.tokens = Math.floor(r.tokens * 0.95);
     const file = join(dir, 'lower.json');
     writeFileSync(file, JSON.stringify(base));
-    const r = await runCli(['benchmark', ...narrow, '--levels', 'raw', '--formats', 'toon', '--baseline', file]);
+    const r = await runCli(['benchmark', ...narrow, '--levels', 'raw', '--formats', 'toon', '--baseline', file], {
+      terminal: { columns: 1000 },
+    });
     assert.equal(r.code, 1);
     const entries = lowered.filter((x) => x.tokenizer === 'o200k_base');
     assert.match(r.stdout, new RegExp(`^FAILED: ${entries.length} rows grew more than 0\\.50% in tokens`, 'm'));
     const now = new Map(run.rows.map((x) => [rowKey(x), x.tokens]));
+    // Each row once, under its dataset's name.
+    const out = r.stdout.split('\n');
     for (const row of entries) {
-      const lines = r.stdout.split('\n').filter((l) => l.endsWith(`: ${row.label}`) && /^raw +toon /.test(l));
+      const titles = out.flatMap((l, i) => (l === `github betamaxpy__betamax issues: ${row.label}` ? [i] : []));
+      assert.equal(titles.length, 1, row.label);
+      const lines = out
+        .slice(titles[0]! + 1)
+        .filter((l, i, a) => a.slice(0, i + 1).every((x) => x.startsWith('  ')) && /^ {2}raw +toon /.test(l));
       assert.equal(lines.length, 1, row.label);
       const h = lowered.find((x) => x.label === row.label && x.tokenizer === 'heuristic')!;
       const n = (v: number) => v.toLocaleString('en-US');
@@ -255,10 +266,79 @@ describe('devboy benchmark: usage', () => {
   it('--list: the providers, projects and datasets of a corpus, without running', async () => {
     const r = await runCli(['benchmark', '--list']);
     assert.equal(r.code, 0, r.stderr);
-    assert.match(r.stdout, /^the embedded corpus: 3 providers, 13 projects, \d+ planned datasets .*from 228 recordings\)$/m);
+    assert.match(r.stdout, /^the embedded corpus: 3 providers, 13 projects, \d+ planned datasets from 228 recordings \(a run$/m);
     assert.match(r.stdout, /^ {2}ALOY {2}\(23 recordings, \d+ datasets?\)$/m);
     assert.match(r.stdout, /^ {4}issues +GET \/search\/issues\?q=github3\+label%3ABug&per_page=100$/m);
   });
+  it('--list narrows as a run does: --provider, --project and --dataset', async () => {
+    const gitlab = await runCli(['benchmark', '--provider', 'gitlab', '--list']);
+    assert.equal(gitlab.code, 0, gitlab.stderr);
+    assert.match(gitlab.stdout, /^the embedded corpus, provider gitlab: 1 provider, \d+ projects?, \d+ planned datasets? /);
+    assert.match(gitlab.stdout, /^gitlab$/m);
+    assert.doesNotMatch(gitlab.stdout, /^(github|jira)$/m);
+    const aloy = await runCli(['benchmark', '--project', 'ALOY', '--dataset', 'issues', '--list']);
+    assert.equal(aloy.code, 0, aloy.stderr);
+    assert.match(aloy.stdout, /^the embedded corpus, project ALOY, dataset issues: 1 provider, 1 project, \d+ planned datasets? /);
+    const lines = aloy.stdout.split('\n').filter((l) => /^ {4}\S/.test(l));
+    assert.ok(lines.length > 0);
+    for (const l of lines) assert.match(l, /^ {4}issues /);
+    assert.doesNotMatch(aloy.stdout, /^ {2}AC /m);
+    const unknown = await runCli(['benchmark', '--project', 'ALO', '--list']);
+    assert.equal(unknown.code, 2);
+    assert.match(
+      unknown.stderr,
+      /^devboy benchmark: the embedded corpus: no recordings for ALO in the corpus; its projects, closest first: jira\/ALOY, /,
+    );
+  });
+
+  it('--list --json: the same listing as JSON (schema devboy.corpus-list/1)', async () => {
+    const r = await runCli(['benchmark', '--provider', 'jira', '--list', '--json']);
+    assert.equal(r.code, 0, r.stderr);
+    const listing = JSON.parse(r.stdout) as {
+      schema: string;
+      corpus: string;
+      filter: Record<string, unknown>;
+      providers: {
+        provider: string;
+        projects: { project: string; recordings: number; datasets: { kind: string; label: string; files: string[] }[] }[];
+      }[];
+      skipped: unknown[];
+    };
+    assert.equal(listing.schema, 'devboy.corpus-list/1');
+    assert.equal(listing.corpus, 'embedded');
+    assert.deepEqual(listing.filter, { provider: 'jira' });
+    assert.deepEqual(
+      listing.providers.map((p) => p.provider),
+      ['jira'],
+    );
+    assert.ok(listing.providers[0]!.projects.some((p) => p.project === 'ALOY' && p.recordings === 23 && p.datasets.length > 0));
+  });
+
+  for (const [args, named] of [
+    [['--export-json', join(dir, 'list.json')], '--export-json'],
+    [['-o', join(dir, 'list.json')], '--output \\(-o\\)'],
+    [['--markdown'], '--markdown'],
+    [['--owner', 'acme', '--repo', 'widgets'], '--owner and --repo'],
+    [['--provider', 'jira', '--jql', 'project = AC'], '--jql'],
+    [['--runs', '3', '--formats', 'toon'], '--formats and --runs'],
+    [['--baseline', join(REPO_ROOT, 'results', 'baseline.json')], '--baseline'],
+    [['--details'], '--details'],
+  ] as const) {
+    it(`--list ${args.join(' ')}: refused in one line (a listing measures and writes nothing), exit 2`, async () => {
+      const r = await runCli(['benchmark', '--list', ...args]);
+      assert.equal(r.code, 2, r.stdout + r.stderr);
+      assert.equal(r.stdout, '');
+      assert.match(
+        r.stderr,
+        new RegExp(
+          `^devboy benchmark: --list lists what the corpus holds and measures nothing: ${named} do(es)? not apply \\(--list takes `,
+        ),
+      );
+      assert.equal(r.stderr.split('\n').length, 2, r.stderr);
+      assert.ok(!existsSync(join(dir, 'list.json')));
+    });
+  }
+
   it('an unknown project is refused with the ones that exist, closest first', async () => {
     const r = await runCli(['benchmark', '--project', 'betamax__betamax']);
     assert.equal(r.code, 2);

@@ -148,12 +148,53 @@ describe('devboy compare --comment', () => {
     assert.equal(notPr.code, 2);
     assert.match(notPr.stderr, /not about a pull request/);
     const wrong = await runCli(['compare', base, worse, '--comment'], { env: github({ GITHUB_TOKEN: 'wrong-secret-token' }) });
-    assert.equal(wrong.code, 1);
+    assert.equal(wrong.code, 4);
     assert.match(
       wrong.stderr,
-      /^devboy compare: cannot post the comment: GitHub answered 401 to GET .*Bad credentials.*pull-requests: write\)\n$/,
+      /^devboy compare: warning: the comment was not posted: GitHub answered 401 to GET .*Bad credentials.*pull-requests: write\)/m,
     );
     assert.doesNotMatch(wrong.stderr, /wrong-secret-token/);
+  });
+
+  it('a token too short to keep out of messages is refused in one line, before anything is sent, and never printed', async () => {
+    const seen = api.seen.length;
+    for (const [env, args, where] of [
+      [{ GITHUB_TOKEN: 't' }, [], 'GITHUB_TOKEN is 1 character long'],
+      [{}, ['--token', 'tt'], '--token is 2 characters long'],
+    ] as const) {
+      const r = await runCli(['compare', base, worse, '--comment', ...args], { env: github(env) });
+      assert.equal(r.code, 2, r.stderr);
+      assert.match(r.stderr, new RegExp(`^devboy compare: ${where}: too short to be an API token[^\\n]*\\n$`));
+      assert.doesNotMatch(r.stderr, /\*\*\*|REDACTED/);
+    }
+    assert.equal(api.seen.length, seen);
+  });
+
+  it("a comment that cannot be posted (403: a fork's read-only token) is a warning, not a regression: exit 3 after a pass, 4 after a regression", async () => {
+    const readOnly = await playApis({ readOnly: true });
+    try {
+      const env = github({ GITHUB_API_URL: readOnly.url, GITHUB_EVENT_PATH: writeEvent(21) });
+      const passed = await runCli(['compare', base, base, '--markdown', '--comment'], { env });
+      assert.equal(passed.code, 3, passed.stderr);
+      // The report is whole, the verdict stands, and one warning names the answer, never the token.
+      assert.match(passed.stdout, /^<!-- devboy compare -->\n## devboy compare\n\n✅ \*\*Passed\*\*/);
+      assert.match(
+        passed.stderr,
+        /^devboy compare: warning: the comment was not posted: GitHub answered 403 to POST http:\/\/127\.0\.0\.1:\d+\/repos\/acme\/widgets\/issues\/21\/comments: Resource not accessible by integration \(.*a pull request from a fork gets a read-only token.*\); the report is complete and the verdict stands: passed \(exit 3\)$/m,
+      );
+      assert.equal(passed.stderr.split('\n').filter((l) => l.includes('warning')).length, 1, passed.stderr);
+      const failed = await runCli(['compare', base, worse, '--comment'], { env });
+      assert.equal(failed.code, 4, failed.stderr);
+      assert.match(
+        failed.stderr,
+        /warning: the comment was not posted: GitHub answered 403 .*; the report is complete and the verdict stands: failed \(exit 4\)$/m,
+      );
+      assert.match(failed.stdout, /^FAILED: /m);
+      assert.doesNotMatch(passed.stdout + passed.stderr + failed.stdout + failed.stderr, new RegExp(TOKEN));
+      assert.equal(readOnly.comments.get(21)?.length ?? 0, 0);
+    } finally {
+      await readOnly.close();
+    }
   });
 
   it('the token goes to the configured API only: a next-page link to another origin is refused, and that origin gets nothing', async () => {
@@ -161,8 +202,8 @@ describe('devboy compare --comment', () => {
     const lure = await playApis({ nextPage: `${foreign.url}/repos/acme/widgets/issues/7/comments?page=2` });
     try {
       const r = await runCli(['compare', base, worse, '--comment'], { env: github({ GITHUB_API_URL: lure.url }) });
-      assert.equal(r.code, 1);
-      assert.match(r.stderr, /^devboy compare: cannot post the comment: GitHub: .*refused/);
+      assert.equal(r.code, 4);
+      assert.match(r.stderr, /^devboy compare: warning: the comment was not posted: GitHub: .*refused/m);
       assert.equal(foreign.seen.length, 0);
       assert.ok(lure.seen.length > 0);
       assert.doesNotMatch(r.stderr, new RegExp(TOKEN));

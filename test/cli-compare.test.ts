@@ -135,7 +135,8 @@ describe('devboy compare BASE HEAD', () => {
         delete r.lossless_reason;
       }
     });
-    const r = await runCli(['compare', both, BASELINE]);
+    // Read for what it says, unfolded (test/report-widths.test.ts checks how it fits 100 columns).
+    const r = await runCli(['compare', both, BASELINE], { terminal: { columns: 1000 } });
     assert.equal(r.code, 1, r.stdout);
     assert.match(r.stdout, /^FAILED: 1 row stopped round-tripping \(under o200k_base\)/m);
     assert.match(
@@ -177,5 +178,65 @@ describe('devboy compare BASE HEAD', () => {
       assert.match(r.stderr, message);
       assert.equal(r.stdout, '');
     }
+  });
+});
+
+describe('devboy compare: timing of real runs', () => {
+  // Big lists at raw level: every call takes longer than the 1 ms time budget, so each cell is
+  // timed once, as the heavy cells of a default run are. Timed once, a spread has no width.
+  const scope = [
+    '--project',
+    'ALOY',
+    '--dataset',
+    'issues',
+    '--levels',
+    'raw',
+    '--formats',
+    'json-compact,stc',
+    '--tokenizers',
+    'heuristic',
+  ];
+  const file = (name: string) => join(dir, `timing-${name}.json`);
+  const bench = async (name: string, ...extra: string[]) => {
+    const r = await runCli(['benchmark', ...scope, ...extra, '--export-json', file(name)]);
+    assert.equal(r.code, 0, r.stderr);
+    return JSON.parse(readFileSync(file(name), 'utf8')) as BenchmarkResult;
+  };
+
+  it('two default runs of the same code: no timing flagged, run counts shown, and too few runs to rank said', async () => {
+    await bench('a');
+    await bench('b');
+    const r = await runCli(['compare', file('a'), file('b')]);
+    assert.equal(r.code, 0, r.stderr);
+    const json = JSON.parse((await runCli(['compare', file('a'), file('b'), '--json'])).stdout) as Comparison;
+    assert.ok(json.timing.per_format.length > 0);
+    assert.ok(json.timing.per_format.every((t) => t.flag === null));
+    // stc's calls take tens of milliseconds on this data: one run each, in either run.
+    for (const op of ['encode', 'decode'])
+      assert.ok(json.timing.per_format.some((t) => t.format === 'stc' && t.op === op && t.too_few_runs && t.runs.base[0] < 3));
+    const timing = r.stdout.slice(r.stdout.indexOf('Timing'));
+    assert.match(timing, /runs/);
+    assert.match(timing, /^stc +encode .* 1→1 .* few runs$/m);
+    assert.match(timing, /too few runs to rank/);
+    assert.doesNotMatch(timing, / (slower|faster)$/m);
+    const md = (await runCli(['compare', file('a'), file('b'), '--markdown'])).stdout;
+    assert.match(md, /too few runs to rank/);
+    assert.match(md, /\| stc \| encode \|.*\| 1→1 \|.*\| few runs \|/);
+  });
+
+  it('a planted slowdown in a run timed three times a cell is flagged slower; the run against itself is not', async () => {
+    const run = await bench('c', '--time-budget', '0', '--runs', '3');
+    const slowed: BenchmarkResult = structuredClone(run);
+    for (const r of slowed.rows.filter((x) => x.format === 'stc')) {
+      const t = r.encode_spread_ms[1] * 4;
+      Object.assign(r, { encode_ms: t, encode_spread_ms: [t * 0.9, t * 1.1] });
+    }
+    writeFileSync(file('slowed'), JSON.stringify(slowed));
+    const same = JSON.parse((await runCli(['compare', file('c'), file('c'), '--json'])).stdout) as Comparison;
+    assert.ok(same.timing.per_format.every((t) => t.flag === null && !t.too_few_runs));
+    const r = await runCli(['compare', file('c'), file('slowed')]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /^stc +encode .* 3→3 .* slower$/m);
+    assert.doesNotMatch(r.stdout, /too few runs to rank/);
   });
 });

@@ -1,9 +1,11 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import type { BenchmarkResult } from '../src/benchmark/schema.js';
+import { closest } from '../src/cli/spelling.js';
+import { FORMAT_NAMES } from '../src/formats/types.js';
 import { runCli } from './helpers/cli.js';
 import { FIXTURES, REPO_ROOT } from './helpers/paths.js';
 
@@ -131,6 +133,56 @@ describe('one name per idea', () => {
   }
 });
 
+describe('either spelling of a format, for every flag that takes one', () => {
+  const input = join(dir, 'spell.json');
+  writeFileSync(input, JSON.stringify([{ a: 1 }, { a: 2 }]));
+  const issues = join(
+    REPO_ROOT,
+    'corpus',
+    'github',
+    'betamaxpy__betamax',
+    '003_GET_repos_betamaxpy_betamax_issues_state_all_per_page_100.json',
+  );
+  const calls = join(dir, 'spell.jsonl');
+  writeFileSync(calls, `${JSON.stringify({ tool: 'list_issues', output: [{ id: 1, title: 'a' }] })}\n`);
+
+  // A fresh process each: oclif names a command's flags only when it parses them, so a run in a
+  // process where the command has parsed before could pass where a user's first run does not.
+  for (const [args, flag, value, fixed] of [
+    [['convert', input, '--to', 'json_compact'], '--to', 'json_compact', 'json-compact'],
+    [['format', issues, '--to', 'json_compact', '--json'], '--to', 'json_compact', 'json-compact'],
+    [['session', calls, '--format', 'json_compact', '--tokenizer', 'heuristic', '--json'], '--format', 'json_compact', 'json-compact'],
+    [
+      ['stats', input, '--savings-baseline', 'json-compact', '--tokenizers', 'heuristic', '--json'],
+      '--savings-baseline',
+      'json-compact',
+      'json_compact',
+    ],
+    [['format', issues, '--savings-baseline=json-compact', '--json'], '--savings-baseline', 'json-compact', 'json_compact'],
+  ] as const) {
+    it(`${args.slice(0, 1).concat(args.slice(2)).join(' ')}: read as ${fixed}, with a note`, async () => {
+      const r = await runCli([...args], { subprocess: true });
+      assert.equal(r.code, 0, r.stderr);
+      assert.match(r.stderr, new RegExp(`^devboy ${args[0]}: ${flag} ${value} read as ${fixed}\n`));
+    });
+  }
+
+  it('proxy --format json_compact: read as json-compact (the run then stops for want of an upstream)', async () => {
+    const r = await runCli(['proxy', '--format', 'json_compact'], { subprocess: true });
+    assert.equal(r.code, 2, r.stderr);
+    assert.match(r.stderr, /^devboy proxy: --format json_compact read as json-compact\ndevboy proxy: no upstream: /);
+  });
+
+  it('closest: a value one edit away beats a name it merely begins with', () => {
+    assert.equal(closest('json_compact', FORMAT_NAMES), 'json-compact');
+    assert.equal(closest('json-compat', FORMAT_NAMES), 'json-compact');
+    assert.equal(closest('jsn', FORMAT_NAMES), 'json');
+    assert.equal(closest('markdown-t', FORMAT_NAMES), 'markdown-table');
+    assert.equal(closest('tooon', FORMAT_NAMES), 'toon');
+    assert.equal(closest('level', ['levels', 'limit', 'list']), 'levels');
+  });
+});
+
 describe('output where a user wants it', () => {
   const part = join(FIXTURES, 'report', 'small-result.json');
 
@@ -164,6 +216,29 @@ describe('output where a user wants it', () => {
     assert.equal(r.code, 0, r.stderr);
     const { displayWidth } = await import('../src/escape/terminal.js');
     for (const line of r.stdout.split('\n')) assert.ok(displayWidth(line) <= 72, line);
+  });
+
+  it('no seed numbers and no "L0" in README, docs, the sources, or session and --gcf-delta output', async () => {
+    const files = (folder: string, ext: string): string[] =>
+      readdirSync(join(REPO_ROOT, folder), { recursive: true, encoding: 'utf8' })
+        .filter((f) => f.endsWith(ext))
+        .map((f) => join(folder, f));
+    const texts = ['README.md', ...files('docs', '.md'), ...files('src', '.ts'), ...files('commands', '.ts')].map(
+      (f) => [f, readFileSync(join(REPO_ROOT, f), 'utf8')] as const,
+    );
+    const calls = join(dir, 'calls3.jsonl');
+    const out = [{ id: 1, title: 'a', state: 'open' }];
+    writeFileSync(calls, [1, 2].map(() => JSON.stringify({ tool: 'list_issues', output: out })).join('\n'));
+    const delta = await runCli(['session', calls, '--tokenizer', 'heuristic', '--gcf-delta']);
+    assert.equal(delta.code, 0, delta.stderr);
+    const help = await runCli(['proxy', '--help'], { subprocess: true });
+    const said = [...texts, ['session --gcf-delta', delta.stdout] as const, ['proxy --help', help.stdout] as const].filter(([, text]) =>
+      /\bseed[ -]?\d{3}|\bseeds?'s?\s|\bL0\b/i.test(text),
+    );
+    assert.deepEqual(
+      said.map(([f]) => f),
+      [],
+    );
   });
 
   it('no words or paths an installed user cannot follow: no seed numbers, no L0, no relative docs/ paths', async () => {

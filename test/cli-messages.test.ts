@@ -228,13 +228,16 @@ describe('words and numbers', () => {
   }
 
   it('convert --stats: a larger output is "more", not a negative saving', () => {
-    const text = formatConvertStats({
-      tokenizer: 'o200k_base',
-      estimate: false,
-      input: { format: 'json-compact', bytes: 1000, tokens: 200 },
-      output: { format: 'json', bytes: 1200, tokens: 211 },
-      saving: { baseline: 'input as given (json-compact)', tokens: -0.055, bytes: -0.2 },
-    });
+    const text = formatConvertStats(
+      {
+        tokenizer: 'o200k_base',
+        estimate: false,
+        input: { format: 'json-compact', bytes: 1000, tokens: 200 },
+        output: { format: 'json', bytes: 1200, tokens: 211 },
+        saving: { baseline: 'input as given (json-compact)', tokens: -0.055, bytes: -0.2 },
+      },
+      1000,
+    );
     assert.equal(
       text.split('\n')[2],
       'output vs input: 5.5% more o200k_base tokens, 20.0% more bytes; baseline: input as given (json-compact)',

@@ -61,6 +61,19 @@ describe('devboy record', () => {
     for (const f of files) assert.ok(!(await readFile(join(out, 'github', 'acme__widgets', f), 'utf8')).includes(GITHUB_TOKEN));
   });
 
+  it('what it wrote fits 100 columns however long the folder: the path and long requests fold', async () => {
+    const out = join(dir, `a-corpus-folder-whose-name-alone-is-longer-than-a-terminal-line-${'x'.repeat(60)}`);
+    const run = await devboy(
+      ['record', '--provider', 'github', '--owner', 'acme', '--repo', 'widgets', '--limit', '5', '--details', '1', '--out', out],
+      { GITHUB_TOKEN, GITHUB_API_URL: live.url },
+    );
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(run.stdout, /^recorded \d+ exchanges to /);
+    const wide = run.stdout.split('\n').filter((l) => [...l].length > 100);
+    assert.deepEqual(wide, []);
+    assert.match(run.stdout, / {2}merge_requests +5 {2}GET \/repos\/acme\/widgets\/pulls\?state=all&per_page=5\n/);
+  });
+
   it('a rejected token: one line on stderr, exit 1, nothing written, no token shown', async () => {
     const out = join(dir, 'rejected');
     const run = await devboy(['record', '-p', 'github', '--owner', 'acme', '--repo', 'widgets', '--out-dir', out, '--max-retries', '0'], {

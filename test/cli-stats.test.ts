@@ -15,10 +15,13 @@ after(() => rmSync(dir, { recursive: true, force: true }));
 
 const issuesFile = join(corpusDir(), 'github/betamaxpy__betamax/001_GET_repos_betamaxpy_betamax_issues_direction_asc_per_page_100.json');
 const issues = JSON.parse(readFileSync(issuesFile, 'utf8')).response.body as unknown[];
+// These tests read the report's lines for what they say: on a terminal wide enough that nothing folds
+// (how the report fits 100 columns is test/report-widths.test.ts's).
+const WIDE = { terminal: { columns: 1000 } };
 
 describe('devboy stats', () => {
   it('prints the recommendation first, and it is the --json recommendation and the starred raw cell', async () => {
-    const text = await runCli(['stats', issuesFile, '--runs', '1']);
+    const text = await runCli(['stats', issuesFile, '--runs', '1'], WIDE);
     assert.equal(text.code, 0, text.stderr);
     const json = await runCli(['stats', issuesFile, '--runs', '1', '--json']);
     const s = JSON.parse(json.stdout) as StatsResult;
@@ -102,7 +105,10 @@ describe('devboy stats and convert --to auto: one definition of the input', () =
         assert.deepEqual(s.settings.levels, ['raw']);
         const auto = await runCli(['convert', file, '--to', 'auto', '--tokenizer', tokenizer]);
         assert.equal(auto.code, 0, auto.stderr);
-        const picked = /^auto: (\S+), the lossless format with the fewest \S+ tokens[^:]*: ([\d,]+)/.exec(auto.stderr);
+        // The choice is one paragraph, folded to 100 columns on stderr.
+        const picked = /^auto: (\S+), the lossless format with the fewest \S+ tokens[^:]*: ([\d,]+)/.exec(
+          auto.stderr.replace(/\n {2}/g, ' '),
+        );
         assert.ok(picked, auto.stderr);
         assert.deepEqual(
           [s.recommendation.format, s.recommendation.tokens.toLocaleString('en-US')],
@@ -140,14 +146,14 @@ describe('devboy stats and convert --to auto: one definition of the input', () =
     const compact = (x: StatsResult) =>
       x.rows.find((row) => row.level === 'raw' && row.format === 'json-compact' && row.tokenizer === 'o200k_base')!;
     assert.ok(compact(s).bytes < compact(whole).bytes, 'the items are less than the whole input');
-    const text = await runCli(['stats', exchangeFile, '--runs', '1', '--items']);
+    const text = await runCli(['stats', exchangeFile, '--runs', '1', '--items'], WIDE);
     const lines = text.stdout.split('\n');
     assert.match(lines[0]!, /: GitHub issues, \d+ items: the provider items alone \(--items\), not the whole input$/);
     assert.match(
       lines[3]!,
       /^Recommendation: \S+, the lossless format with the fewest o200k_base tokens for its provider items as sent \(--items\): /,
     );
-    const asGiven = await runCli(['stats', exchangeFile, '--runs', '1']);
+    const asGiven = await runCli(['stats', exchangeFile, '--runs', '1'], WIDE);
     assert.match(
       asGiven.stdout.split('\n')[0]!,
       /: the whole input as given \(it holds GitHub issues, \d+ items; --items measures them alone\)$/,
@@ -182,7 +188,7 @@ describe('devboy convert --to auto', () => {
     assert.equal(r.stdout, `${chosen.encode(issues as never)}\n`);
     assert.equal(JSON.stringify(chosen.decode(r.stdout.replace(/\n$/, ''))), JSON.stringify(issues));
     assert.match(
-      r.stderr,
+      r.stderr.replace(/\n {2}/g, ' '),
       new RegExp(
         `^auto: ${best!.name}, the lossless format with the fewest o200k_base tokens for this input: ${best!.tokens.toLocaleString('en-US')}; runner-up ${next!.name}: ${next!.tokens.toLocaleString('en-US')}, `,
       ),

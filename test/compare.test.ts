@@ -198,6 +198,53 @@ describe('devboy compare (library)', () => {
     assert.ok(quiet.timing.per_format.every((t) => t.flag === null));
   });
 
+  it('a timing is flagged only when both runs timed its rows enough times: a one-run cell has no spread to rank by', () => {
+    // Every cell timed once in both runs, the head three times slower: zero-width spreads that do
+    // not overlap, which must not read as an exact slowdown.
+    const once = (r: BenchmarkResult) => {
+      for (const x of r.rows) Object.assign(x, { encode_runs: 1, decode_runs: 1 });
+      return r;
+    };
+    // stc encode three times its slowest run, every run of it above the base's slowest.
+    const slow = (r: BenchmarkResult) => {
+      for (const x of r.rows.filter((y) => y.format === 'stc')) {
+        const t = x.encode_spread_ms[1] * 3;
+        Object.assign(x, { encode_ms: t, encode_spread_ms: [t, t] });
+      }
+      return r;
+    };
+    const flat = (r: BenchmarkResult) => {
+      for (const x of r.rows)
+        Object.assign(x, { encode_spread_ms: [x.encode_ms, x.encode_ms], decode_spread_ms: [x.decode_ms, x.decode_ms] });
+      return r;
+    };
+    const c = compareResults(named(once(flat(clone())), 'b'), named(slow(once(flat(clone()))), 'h'));
+    const stc = c.timing.per_format.find((t) => t.format === 'stc' && t.op === 'encode')!;
+    assert.ok(stc.change! > 1.9, String(stc.change));
+    assert.equal(stc.flag, null);
+    assert.equal(stc.too_few_runs, true);
+    assert.equal(stc.rows_few_runs, stc.rows);
+    assert.equal(stc.few_runs_share, 1);
+    assert.deepEqual(stc.runs, { base: [1, 1], head: [1, 1] });
+    assert.equal(c.timing.rows_slower, 0);
+    assert.equal(c.timing.rows_few_runs, c.timing.rows_compared);
+    assert.equal(c.timing.min_runs, 3);
+    assert.ok(c.timing.per_format.every((t) => t.flag === null));
+    // The same slowdown timed three times in both runs is flagged.
+    const thrice = (r: BenchmarkResult) => {
+      for (const x of r.rows) Object.assign(x, { encode_runs: 3, decode_runs: 3 });
+      return r;
+    };
+    const timed = compareResults(named(thrice(clone()), 'b'), named(slow(thrice(clone())), 'h'));
+    const flagged = timed.timing.per_format.find((t) => t.format === 'stc' && t.op === 'encode')!;
+    assert.equal(flagged.flag, 'slower');
+    assert.equal(flagged.too_few_runs, false);
+    assert.deepEqual(flagged.runs, { base: [3, 3], head: [3, 3] });
+    // Enough runs in one run only is not enough.
+    const mixed = compareResults(named(thrice(clone()), 'b'), named(slow(once(clone())), 'h'));
+    assert.equal(mixed.timing.per_format.find((t) => t.format === 'stc' && t.op === 'encode')!.flag, null);
+  });
+
   it("timing's flag follows time, not row counts: most rows faster but the total slower is flagged slower, never faster", () => {
     // The shape behind a reported "toon decode +121% faster": many rows a little faster outside
     // their spreads, one row whose time grew many times over.

@@ -140,7 +140,7 @@ describe('Jira Cloud (REST v3) through jira.js Version3Client', () => {
         apiVersion: 3,
         limit: 2,
         details: 1,
-        env: { JIRA_EMAIL: 'me@example.com', JIRA_API_TOKEN: 'x-token' },
+        env: { JIRA_EMAIL: 'me@example.com', JIRA_API_TOKEN: 'x-token-0123' },
       });
       const search = datasets.find((d) => d.kind === 'issues')!;
       assert.deepEqual(search.result.pagination, { offset: 0, limit: 2, has_more: true, next_cursor: 'CAEaAggD' });

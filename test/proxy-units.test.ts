@@ -119,7 +119,7 @@ describe('proxy: tool rules, the store, the ledger summary', () => {
     assert.equal(store.get('big'), undefined);
   });
 
-  it("the summary is seed 001's accounting over the ledger's lines, explainer charged to the encoder", async () => {
+  it("the summary is the savings rule's accounting over the ledger's lines, explainer charged to the encoder", async () => {
     const s = await settings();
     const shaper = new ResultShaper({
       formats: s.formats,

@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { recordableHeaders, redactUrl, scrubSecrets } from '../src/http/redact.js';
+import { UsageError } from '../src/errors.js';
+import { PROVIDERS } from '../src/providers/registry.js';
 import { recording } from './helpers/recordings.js';
 
 describe('secrets never reach recordings', () => {
@@ -93,6 +95,27 @@ describe('secrets never reach recordings', () => {
       }),
       { numRuns: 300 },
     );
+  });
+
+  it('a secret too short to tell from words is not scrubbed from free text, and no provider takes one as its token', () => {
+    const line = 'GitHub answered 401 to GET https://api.github.com/repos/acme/widgets: Bad credentials';
+    assert.equal(scrubSecrets(line, ['t']), line);
+    assert.equal(scrubSecrets(line, ['acme/wi']), line);
+    assert.equal(scrubSecrets(line, ['acme/wid']), line.replace('acme/wid', '[REDACTED]'));
+    for (const [provider, env] of [
+      ['github', { GITHUB_TOKEN: 't' }],
+      ['gitlab', { GITLAB_TOKEN: 'abc' }],
+      ['jira', { JIRA_HOST: 'https://example.atlassian.net', JIRA_EMAIL: 'me@example.com', JIRA_API_TOKEN: 'short' }],
+      ['jira', { JIRA_HOST: 'https://jira.example.com', JIRA_PAT: '1234567' }],
+    ] as const) {
+      const variable = Object.keys(env).find((k) => /TOKEN|PAT/.test(k))!;
+      assert.throws(
+        () => PROVIDERS[provider].credentials({}, env),
+        (err: Error) => err instanceof UsageError && new RegExp(`^${variable} is \\d characters? long: too short`).test(err.message),
+      );
+      assert.throws(() => PROVIDERS[provider].credentials({ token: 'x' }, env), { message: /^--token is 1 character long: too short/ });
+    }
+    assert.equal(PROVIDERS.github.credentials({}, { GITHUB_TOKEN: 'ghp_12345' }).token, 'ghp_12345');
   });
 
   it('leaves text without the secret unchanged', () => {

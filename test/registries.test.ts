@@ -73,9 +73,9 @@ describe('provider registry', () => {
   it('every provider reads credentials from its own variables and names them in its hint', () => {
     for (const name of PROVIDER_NAMES) {
       const m = PROVIDERS[name];
-      const creds = m.credentials({ host: 'https://example.test', token: 't0k3n' }, {});
+      const creds = m.credentials({ host: 'https://example.test', token: 't0k3n-0123' }, {});
       assert.equal(creds.apiUrl, 'https://example.test');
-      assert.equal(creds.token, 't0k3n');
+      assert.equal(creds.token, 't0k3n-0123');
       assert.match(m.authHint, /[A-Z]+_[A-Z_]+/, `${name}: the hint names a variable`);
     }
   });

@@ -8,6 +8,7 @@ import { parseBenchmarkResult } from '../src/benchmark/read-result.js';
 import type { BenchmarkResult } from '../src/benchmark/schema.js';
 import { compareResults } from '../src/compare/compare.js';
 import { csvUnneutralised } from '../src/escape/csv.js';
+import { terminalText } from '../src/escape/terminal.js';
 import { COMPARE_EXPORTERS, CSV_COLUMNS, EXPORTERS } from '../src/report/index.js';
 import { corpusListText } from '../src/report/corpus-list.js';
 import { readCsv } from './helpers/csv.js';
@@ -31,6 +32,18 @@ const session = read('small-session-result.json');
 const TERMINAL_ACTS_ON =
   /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 /* eslint-enable no-control-regex */
+
+/** Data as it was before terminalText escaped it: `\\\\`, `\\n`, `\\r`, `\\t` and `\\uXXXX` read back; a lone `\\` is an error. */
+function unescapeTerminal(text: string): string {
+  return text.replace(/\\(\\|n|r|t|u[0-9a-f]{4}|[\s\S]?)/g, (_, e: string) => {
+    if (e === '\\') return '\\';
+    if (e === 'n') return '\n';
+    if (e === 'r') return '\r';
+    if (e === 't') return '\t';
+    if (e.startsWith('u')) return String.fromCharCode(parseInt(e.slice(1), 16));
+    throw new Error(`a backslash that is no escape: ${JSON.stringify(text)}`);
+  });
+}
 
 const strings = fc.array(hostileString, { minLength: 3, maxLength: 8 });
 const RUNS = 25;
@@ -64,6 +77,7 @@ describe('reports of hostile data: every string stays in its place', () => {
         assert.doesNotMatch(text, TERMINAL_ACTS_ON, text);
         const listing = corpusListText(
           {
+            filter: { project: xs[2]! },
             providers: [
               {
                 provider: 'github',
@@ -182,6 +196,25 @@ describe('reports of hostile data: every string stays in its place', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it('terminal: escaping is one to one: a backslash is escaped too, so the text \\u001b and a real ESC differ', () => {
+    assert.equal(terminalText('\u001b'), '\\u001b');
+    assert.equal(terminalText('\\u001b'), '\\\\u001b');
+    assert.equal(terminalText('C:\\dir\\n'), 'C:\\\\dir\\\\n');
+    // Every shown text reads back as exactly its data, and a cut never splits an escaped backslash.
+    fc.assert(
+      fc.property(
+        fc.oneof(hostileString, fc.string({ unit: fc.constantFrom('\\', 'u', '0', '1', 'b', 'n', '\n', '\u001b', 'x') })),
+        fc.nat(40),
+        (x, max) => {
+          assert.equal(unescapeTerminal(terminalText(x)), x);
+          const cut = terminalText(x, max);
+          if (cut.endsWith('…') && !x.endsWith('…')) assert.ok(x.startsWith(unescapeTerminal(cut.slice(0, -1))), cut);
+        },
+      ),
+      { numRuns: 500 },
+    );
   });
 
   it('the checks can fail: raw data would break each of them', () => {

@@ -16,6 +16,12 @@ export interface FormatSpeed {
   decode: SpeedFigure;
 }
 
+/**
+ * Cells timed fewer times than this have no spread worth the name (one run's spread has no width, a
+ * median of two is a mean): they rank nothing, in a run's speed table or between two runs.
+ */
+export const FEW_RUNS = 3;
+
 /** The reference of speed ratios: JSON.stringify / JSON.parse, measured in the same run. */
 export const SPEED_REFERENCE: FormatName = 'json-compact';
 

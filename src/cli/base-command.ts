@@ -18,8 +18,13 @@ export abstract class DevboyCommand extends Command {
     for (const n of notes) this.writeStderr(`devboy ${this.id ?? ''}: ${n}\n`);
   }
 
+  /**
+   * The command's flags, each named by its key: oclif writes `name` into a definition only when it
+   * parses, and init runs before that (a first run would find no flag by its name).
+   */
   private flagShapes(): Record<string, FlagShape> {
-    return ((this.constructor as unknown as { flags?: Record<string, FlagShape> }).flags ?? {}) as Record<string, FlagShape>;
+    const flags = (this.constructor as unknown as { flags?: Record<string, FlagShape> }).flags ?? {};
+    return Object.fromEntries(Object.entries(flags).map(([name, f]) => [name, { ...f, name }]));
   }
 
   protected override async catch(err: Error & { oclif?: { exit?: number } }): Promise<void> {

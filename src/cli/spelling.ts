@@ -52,15 +52,17 @@ export function respellArgv(argv: readonly string[], flags: Record<string, FlagS
   return { argv: out, notes };
 }
 
-/** The word a mistyped one most likely meant: one it begins, else one within a third of its length in edits. */
+/**
+ * The word a mistyped one most likely meant: one a single edit away (`json_compact` is
+ * `json-compact`, not the `json` it begins with), else the one it begins or that begins it, else one
+ * within a third of its length in edits.
+ */
 export function closest(word: string, candidates: readonly string[]): string | undefined {
   const w = word.toLowerCase();
+  const distances = candidates.map((c) => ({ c, d: editDistance(w, c) }));
+  const nearest = distances.reduce<{ c: string; d: number } | undefined>((best, x) => (!best || x.d < best.d ? x : best), undefined);
+  if (nearest && nearest.d <= 1) return nearest.c;
   const prefixed = candidates.filter((c) => c.startsWith(w) || w.startsWith(c));
   if (prefixed.length === 1) return prefixed[0];
-  let best: { c: string; d: number } | undefined;
-  for (const c of candidates) {
-    const d = editDistance(w, c);
-    if (d <= Math.max(1, Math.floor(c.length / 3)) && (!best || d < best.d)) best = { c, d };
-  }
-  return best?.c;
+  return nearest && nearest.d <= Math.floor(nearest.c.length / 3) ? nearest.c : undefined;
 }

@@ -5,7 +5,7 @@
 export interface CommandStreams {
   /** `isTTY` and `columns` as a terminal's stream has them: reports fit its width, JSON is not dumped on it. */
   stdout: { write(text: string, done: (err?: Error | null) => void): unknown; isTTY?: boolean; columns?: number };
-  stderr: { write(text: string): unknown };
+  stderr: { write(text: string): unknown; isTTY?: boolean; columns?: number };
 }
 
 let current: CommandStreams | undefined;
@@ -39,4 +39,10 @@ export function stdoutIsTerminal(): boolean {
 export function widthOption(): { width?: number } {
   const columns = terminalColumns();
   return columns ? { width: columns } : {};
+}
+
+/** The same for reports written to standard error (convert --stats, the proxy's summary): its own terminal's width, else 100. */
+export function stderrWidthOption(): { width?: number } {
+  const err = commandStreams().stderr;
+  return err.isTTY && typeof err.columns === 'number' && err.columns > 0 ? { width: err.columns } : {};
 }

@@ -1,6 +1,22 @@
 import { DataError } from '../errors.js';
+import { scrubSecrets } from '../http/redact.js';
 import { createTransport, type HttpOptions, type Transport } from '../http/transport.js';
 import type { CommentTarget } from './target.js';
+
+/**
+ * Exit statuses of `compare --comment` when the report is complete but the comment could not be
+ * posted (a fork's read-only token, a revoked token, the API down): the verdict stands, and a
+ * caller (action.yml) can tell this from a regression and from a usage error.
+ */
+export const EXIT_NOT_POSTED = { passed: 3, failed: 4 } as const;
+
+/** The API refused or failed the comment: one line naming the request and the answer, never the token. */
+export class CommentNotPosted extends DataError {
+  constructor(message: string) {
+    super(message);
+    this.name = 'CommentNotPosted';
+  }
+}
 
 /** The first line of every comment devboy writes: how the next run finds it to update it, not add another. */
 export const COMMENT_MARKER = '<!-- devboy compare -->';
@@ -118,7 +134,7 @@ async function gitlabApi(target: Extract<CommentTarget, { host: 'gitlab' }>, tra
 }
 
 /** One line naming the request and the answer; never the token. */
-function failure(target: CommentTarget, transport: Transport, err: unknown): DataError {
+function failure(target: CommentTarget, transport: Transport, err: unknown): CommentNotPosted {
   const f = transport.lastFailure();
   const name = target.host === 'github' ? 'GitHub' : 'GitLab';
   let message: string;
@@ -127,7 +143,7 @@ function failure(target: CommentTarget, transport: Transport, err: unknown): Dat
     const hint =
       f.status === 401 || f.status === 403
         ? target.host === 'github'
-          ? ' (the token needs permission to write pull-request comments: permissions: pull-requests: write)'
+          ? ` (the token needs permission to write pull-request comments: permissions: pull-requests: write${f.status === 403 ? '; a pull request from a fork gets a read-only token' : ''})`
           : ' (the token needs the api scope and at least Reporter access)'
         : f.status === 404
           ? ` (no such ${target.host === 'github' ? 'pull request' : 'merge request'}, or the token cannot see it)`
@@ -135,5 +151,5 @@ function failure(target: CommentTarget, transport: Transport, err: unknown): Dat
     message = `${name} answered ${f.status} to ${f.method} ${f.url}${why ? `: ${why}` : ''}${hint}`;
   } else if (f) message = `${name}: ${f.detail ?? f.kind} (${f.method} ${f.url})`;
   else message = `${name}: ${(err as Error)?.message ?? String(err)}`;
-  return new DataError(`cannot post the comment: ${message.split(target.token).join('***')}`);
+  return new CommentNotPosted(scrubSecrets(message, [target.token]));
 }

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { UsageError } from '../errors.js';
+import { pickToken } from '../providers/credentials.js';
 
 /**
  * Where `devboy compare --comment` posts: the pull request of a GitHub Actions run, or the merge
@@ -23,7 +24,7 @@ function githubTarget(env: NodeJS.ProcessEnv, flagToken: string | undefined): Co
   const repository = env['GITHUB_REPOSITORY'] ?? '';
   const [owner, repo, extra] = repository.split('/');
   if (!owner || !repo || extra !== undefined) throw new UsageError(`--comment: GITHUB_REPOSITORY must be OWNER/REPO, got '${repository}'`);
-  const token = flagToken ?? env['GITHUB_TOKEN'];
+  const token = pickToken(['--token', flagToken], ['GITHUB_TOKEN', env['GITHUB_TOKEN']]);
   if (!token) throw new UsageError('--comment needs a token that may write pull-request comments: GITHUB_TOKEN (or --token)');
   const number = pullRequestNumber(env['GITHUB_EVENT_PATH']);
   const server = env['GITHUB_SERVER_URL'];
@@ -63,7 +64,7 @@ function gitlabTarget(env: NodeJS.ProcessEnv, flagToken: string | undefined): Co
   if (!Number.isInteger(iid) || iid < 1)
     throw new UsageError('--comment: CI_MERGE_REQUEST_IID is not set; run the job in a merge request pipeline');
   // A job token cannot write notes: a project or personal access token with the api scope can.
-  const token = flagToken ?? env['GITLAB_TOKEN'];
+  const token = pickToken(['--token', flagToken], ['GITLAB_TOKEN', env['GITLAB_TOKEN']]);
   if (!token)
     throw new UsageError('--comment needs a GitLab token with the api scope: GITLAB_TOKEN (or --token); CI_JOB_TOKEN cannot write notes');
   const api = env['CI_API_V4_URL'];

@@ -41,11 +41,13 @@ export function mdName(text: string): string {
 /**
  * A table row. Cells are already made safe; a pipe inside one is escaped so it stays in its cell.
  * GFM (GitHub's and micromark's alike) pairs a backslash with the character after it before it
- * looks for pipes, so a backslash of the data right before a pipe would pair with the escape's
- * backslash and free the pipe: that backslash is shown as the escape `\u005c` instead.
+ * looks for pipes, so backslashes right before a pipe would pair with the escape's backslash and
+ * free the pipe: each of them (data's backslashes come doubled, `\\`, from terminalText) is shown as
+ * the escape `\u005c` instead.
  */
 export function mdRow(cells: readonly string[]): string {
-  return `| ${cells.map((c) => c.replace(/\\(?=\|)/g, '\\u005c').replace(/\|/g, '\\|')).join(' | ')} |`;
+  const safe = (c: string) => c.replace(/\\+(?=\|)/g, (run) => run.replace(/\\\\|\\/g, '\\u005c')).replace(/\|/g, '\\|');
+  return `| ${cells.map(safe).join(' | ')} |`;
 }
 
 /** Text inside HTML (a `<summary>`): markup characters as entities, invisible characters escaped, one line. */

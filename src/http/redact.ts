@@ -42,6 +42,14 @@ const SECRET_QUERY_PARAMS = new Set([
 
 export const REDACTED = '[REDACTED]';
 
+/**
+ * The shortest secret scrubbed from free text, and so the shortest token devboy accepts
+ * (providers/credentials.ts): a shorter one cannot be told apart from the words around it (a token
+ * `t` would turn every `t` of an error line into the marker). Every real API token is far longer:
+ * GitHub's 40 characters and more, GitLab's 26, Jira's 24.
+ */
+export const MIN_SECRET = 8;
+
 /** Response headers worth keeping in a recording, lower-cased; everything else (cookies, auth echoes, tracing) is dropped. */
 export function recordableHeaders(headers: Headers | Record<string, string>): Record<string, string> {
   const out: Record<string, string> = {};
@@ -78,7 +86,7 @@ export function redactUrl(url: string): string {
 }
 
 /**
- * Replace every occurrence of each secret in a text, in the forms a server or library may echo it:
+ * Replace every occurrence of each secret (of MIN_SECRET characters or more) in a text, in the forms a server or library may echo it:
  * as is and in any letter case; URL-encoded (once or twice, as a component or a form value);
  * JSON-escaped; base64 and base64url, padded or not, and inside a longer base64 text at any of
  * its three alignments (a Basic header, a JWT, a base64 blob holding the token).
@@ -86,7 +94,7 @@ export function redactUrl(url: string): string {
 export function scrubSecrets(text: string, secrets: readonly (string | undefined)[]): string {
   const forms = new Set<string>();
   for (const secret of secrets) {
-    if (!secret || secret.length < 4) continue;
+    if (!secret || secret.length < MIN_SECRET) continue;
     for (const form of secretForms(secret)) forms.add(form);
   }
   if (forms.size === 0) return text;

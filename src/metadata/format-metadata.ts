@@ -27,8 +27,8 @@ export function baselineText(value: JsonValue, baseline: SavingsBaseline): strin
 }
 
 /**
- * The 19 fields every formatted result carries (seed 001, devboy-tools' FormatMetadata), with the
- * same names and meanings. Sizes are UTF-8 bytes (the seed calls them chars); percentages are
+ * The 19 fields every formatted result carries (devboy-tools' FormatMetadata), with the
+ * same names and meanings. Sizes are UTF-8 bytes (devboy-tools calls them chars); percentages are
  * fractions (0.25 = 25% fewer tokens than the baseline); `Option` fields are null when unknown.
  */
 export interface FormatMetadata {
@@ -82,7 +82,7 @@ export const FORMAT_METADATA_FIELDS = [
   'tokenizer',
 ] as const satisfies readonly (keyof FormatMetadata)[];
 
-/** Seed 001's reporting rule: dedup and encoder savings combine multiplicatively. */
+/** The savings rule (devboy-tools' reporting rule): dedup and encoder savings combine multiplicatively. */
 export function combineSavings(dedup: number, encoder: number): number {
   return dedup + (1 - dedup) * encoder;
 }

@@ -1,9 +1,21 @@
+import { UsageError } from '../errors.js';
 import type { DatasetKind, ProviderName } from '../model/index.js';
-import { scanCorpus, type SkippedRecording } from '../replay/corpus.js';
+import { listProjects, scanCorpus, type SkippedRecording } from '../replay/corpus.js';
+import { editDistance } from '../text/edit-distance.js';
 import { planCorpus } from './corpus-plan.js';
 import { isProviderName, PROVIDER_NAMES } from './registry.js';
 
+/** What a listing is narrowed to, as a benchmark run is: `--provider`, `--project`, `--dataset`. */
+export interface CorpusListFilter {
+  provider?: ProviderName;
+  /** A project folder name, e.g. `betamaxpy__betamax` or `ALOY`. */
+  project?: string;
+  /** Dataset kinds to list (all when absent). */
+  kinds?: readonly DatasetKind[];
+}
+
 export interface CorpusListing {
+  filter: CorpusListFilter;
   providers: {
     provider: ProviderName;
     projects: {
@@ -16,9 +28,18 @@ export interface CorpusListing {
   skipped: SkippedRecording[];
 }
 
-/** What a corpus holds, without replaying it: providers, projects, and the datasets devboy would read. */
-export async function listCorpus(dir: string): Promise<CorpusListing> {
-  const { projects, skipped } = await scanCorpus(dir, { providers: PROVIDER_NAMES });
+/**
+ * What a corpus holds, without replaying it: providers, projects, and the datasets devboy would
+ * read, narrowed as a run with the same flags would be. A provider or project the corpus does not
+ * hold is refused as the run refuses it (its projects, closest first).
+ */
+export async function listCorpus(dir: string, filter: CorpusListFilter = {}): Promise<CorpusListing> {
+  const { projects, skipped } = await scanCorpus(dir, {
+    providers: PROVIDER_NAMES,
+    ...(filter.provider ? { provider: filter.provider } : {}),
+    ...(filter.project ? { project: filter.project } : {}),
+  });
+  if (projects.length === 0 && (filter.provider || filter.project)) throw await noRecordingsError(dir, filter);
   const providers: CorpusListing['providers'] = [];
   for (const provider of PROVIDER_NAMES) {
     const mine = projects.filter((p) => p.provider === provider);
@@ -29,10 +50,31 @@ export async function listCorpus(dir: string): Promise<CorpusListing> {
         project: p.project,
         recordings: p.entries.length,
         datasets: isProviderName(p.provider)
-          ? planCorpus(p.provider, p.entries).map(({ kind, label, files }) => ({ kind, label, files }))
+          ? planCorpus(p.provider, p.entries)
+              .filter(({ kind }) => !filter.kinds || filter.kinds.includes(kind))
+              .map(({ kind, label, files }) => ({ kind, label, files }))
           : [],
       })),
     });
   }
-  return { providers, skipped };
+  return { filter, providers, skipped };
+}
+
+/** A provider or project asked for that the corpus does not hold: what it holds instead, the likeliest meant first. */
+export async function noRecordingsError(corpusDir: string, options: Pick<CorpusListFilter, 'provider' | 'project'>): Promise<UsageError> {
+  const wanted = [options.provider, options.project].filter(Boolean).join('/');
+  return new UsageError(`no recordings for ${wanted} in the corpus; ${await whatItHolds(corpusDir, options)}`, { file: corpusDir });
+}
+
+async function whatItHolds(corpusDir: string, options: Pick<CorpusListFilter, 'provider' | 'project'>): Promise<string> {
+  const all = await listProjects(corpusDir, options.provider ? [options.provider] : PROVIDER_NAMES);
+  if (all.length === 0)
+    return `it holds no ${options.provider ?? 'provider'} projects (devboy benchmark --corpus DIR --list shows what it holds)`;
+  // Ranked by the project's own name: `ALO` is nearer `ALOY` than `AC`, whatever provider holds each.
+  const wanted = options.project?.toLowerCase();
+  const distance = (p: { project: string }) => editDistance(wanted ?? '', p.project.toLowerCase());
+  const sorted = wanted ? [...all].sort((a, b) => distance(a) - distance(b)) : all;
+  const ranked = sorted.map((p) => (options.provider ? p.project : `${p.provider}/${p.project}`));
+  const shown = ranked.slice(0, 5);
+  return `its projects${options.project ? ', closest first' : ''}: ${shown.join(', ')}${ranked.length > shown.length ? ` (and ${ranked.length - shown.length} more: --list shows all)` : ''}`;
 }

@@ -1,4 +1,5 @@
 import { UsageError } from '../errors.js';
+import { MIN_SECRET } from '../http/redact.js';
 
 export interface CredentialOptions {
   /** API root (GitHub) or site URL (GitLab, Jira). */
@@ -21,6 +22,22 @@ export interface ResolvedCredentials {
 /** The first value that is set and not empty: flags win over the environment. */
 export function pick(...values: (string | undefined)[]): string | undefined {
   return values.find((v) => v !== undefined && v !== '');
+}
+
+/**
+ * The first token that is set, from `[where, value]` pairs in order of precedence (flag, then
+ * variables); one shorter than MIN_SECRET is refused, naming where it came from and never the value:
+ * devboy could not keep it out of its messages.
+ */
+export function pickToken(...sources: [where: string, value: string | undefined][]): string | undefined {
+  const found = sources.find(([, v]) => v !== undefined && v !== '');
+  if (!found) return undefined;
+  const [where, token] = found as [string, string];
+  if (token.length < MIN_SECRET)
+    throw new UsageError(
+      `${where} is ${token.length} character${token.length === 1 ? '' : 's'} long: too short to be an API token (devboy takes ${MIN_SECRET} or more, so that it can keep the token out of every message)`,
+    );
+  return token;
 }
 
 /** Every secret the credentials put in play, including the forms a server may echo (Jira's `email:token`). */

@@ -1,17 +1,10 @@
 import { join } from 'node:path';
 import type { HttpOptions, TransportHooks } from '../http/transport.js';
 import { DataError, DevboyError, UsageError } from '../errors.js';
-import {
-  listCorpusProjects,
-  listProjects,
-  readCorpusProject,
-  scanCorpus,
-  type CorpusProject,
-  type SkippedRecording,
-} from '../replay/corpus.js';
-import { closestFirst } from '../text/edit-distance.js';
+import { listCorpusProjects, readCorpusProject, scanCorpus, type CorpusProject, type SkippedRecording } from '../replay/corpus.js';
 import { ReplayServer, type Fault } from '../replay/server.js';
 import { planCorpus, pathAndQuery } from './corpus-plan.js';
+import { noRecordingsError } from './corpus-list.js';
 import type { Dataset, ProviderName } from '../model/index.js';
 import { openClient, resolveCredentials } from './client.js';
 import type { CredentialOptions } from './credentials.js';
@@ -48,7 +41,7 @@ export async function loadCorpusDatasets(corpusDir: string, options: CorpusLoadO
   const skip = skipper(corpusDir, options);
   for (const s of scan.skipped) skip(s);
   const projects = scan.projects;
-  if (projects.length === 0 && (options.provider || options.project)) throw await noRecordings(corpusDir, options);
+  if (projects.length === 0 && (options.provider || options.project)) throw await noRecordingsError(corpusDir, options);
   const datasets: Dataset[] = [];
   for (const project of projects) datasets.push(...(await replayProject(project, options, skip)));
   return sortDatasets(datasets);
@@ -68,7 +61,7 @@ export async function openCorpusDatasets(
   const listing = await listCorpusProjects(corpusDir, { ...corpusFilter(options), providers: PROVIDER_NAMES });
   const refs = listing.projects.filter((r) => isProviderName(r.provider));
   const filtered = Boolean(options.provider || options.project);
-  if (refs.length === 0 && filtered) throw await noRecordings(corpusDir, options);
+  if (refs.length === 0 && filtered) throw await noRecordingsError(corpusDir, options);
   const skip = skipper(corpusDir, options);
   if (!options.onSkip) for (const s of listing.skipped) skip(s);
   const unreadable: SkippedRecording[] = [];
@@ -92,7 +85,7 @@ export async function openCorpusDatasets(
       );
     }
     for (const s of [...unreadable, ...listing.skipped, ...unreplayable]) skip(s);
-    if (read === 0 && filtered) throw await noRecordings(corpusDir, options);
+    if (read === 0 && filtered) throw await noRecordingsError(corpusDir, options);
   }
   return { projects: refs.length, batches: batches() };
 }
@@ -112,11 +105,6 @@ function skipper(corpusDir: string, options: CorpusLoadOptions): (s: SkippedReco
       });
     options.onSkip(s);
   };
-}
-
-async function noRecordings(corpusDir: string, options: CorpusLoadOptions): Promise<UsageError> {
-  const wanted = [options.provider, options.project].filter(Boolean).join('/');
-  return new UsageError(`no recordings for ${wanted} in the corpus; ${await whatItHolds(corpusDir, options)}`, { file: corpusDir });
 }
 
 /** One project's datasets, replayed through the real client from a loopback server started and stopped here. */
@@ -159,17 +147,6 @@ async function replayProject(
     await server.close();
   }
   return datasets;
-}
-
-/** The corpus's projects, the likeliest meant first: what to say when one asked for is not there. */
-async function whatItHolds(corpusDir: string, options: CorpusLoadOptions): Promise<string> {
-  const all = await listProjects(corpusDir, options.provider ? [options.provider] : PROVIDER_NAMES);
-  if (all.length === 0)
-    return `it holds no ${options.provider ?? 'provider'} projects (devboy benchmark --corpus DIR --list shows what it holds)`;
-  const names = all.map((p) => (options.provider ? p.project : `${p.provider}/${p.project}`));
-  const ranked = options.project ? closestFirst(options.project, names) : names;
-  const shown = ranked.slice(0, 5);
-  return `its projects${options.project ? ', closest first' : ''}: ${shown.join(', ')}${ranked.length > shown.length ? ` (and ${ranked.length - shown.length} more: --list shows all)` : ''}`;
 }
 
 export interface LiveLoadOptions extends CredentialOptions {

@@ -141,7 +141,7 @@ export class ResultShaper {
     if (decision?.kind === 'ref') {
       const ref = refLine(decision.id);
       const earlier = this.shownTokens.get(decision.id);
-      // Seed 002: never make it bigger; and only refer to what the added tool can still hand back.
+      // Never make it bigger; and only refer to what the added tool can still hand back.
       if (earlier !== undefined && this.memo(s.tokenizer).count(ref) < earlier && this.store.get(decision.id)) {
         return {
           result: { ...result, content: [{ type: 'text', text: ref }] },

@@ -1,6 +1,7 @@
 import { combineSavings, computeSavings, type Savings } from '../transcript/savings.js';
-import { escapeInvisible } from '../errors.js';
+import { terminalText } from '../escape/terminal.js';
 import { int, plural, savedPct } from '../text/words.js';
+import { DEFAULT_WIDTH, foldLine } from '../text/fold.js';
 import { tokenizerLabel } from '../tokens/registry.js';
 import type { TokenizerName } from '../tokens/types.js';
 import type { LedgerCall, LedgerHeader } from './ledger.js';
@@ -10,7 +11,7 @@ export interface TokenizerTotals extends Savings {
   /**
    * The level saving, lossy by choice: 1 - received / baseline over the calls lowered by --level (0 when
    * none). Apart from `encoder`, which is judged on the calls sent in full and verified against the
-   * upstream only, and from `combined`, seed 001's formula over dedup and encoder.
+   * upstream only, and from `combined`, the savings rule over dedup and encoder.
    */
   level: number;
   /** Tokens of the lowered calls: as the upstream sent them, and as the model received them. */
@@ -52,7 +53,7 @@ export interface ProxySummary {
   paged: number;
   /** Calls whose upstream text was not re-encoded, by reason. */
   kept_reasons: Record<string, number>;
-  /** Per tokenizer in header.tokenizers, the seeds' accounting. */
+  /** Per tokenizer in header.tokenizers, the savings rule's accounting. */
   totals: TokenizerTotals[];
   /** Under header.tokenizer. */
   by_tool: ToolTotals[];
@@ -98,7 +99,7 @@ export function summarizeLedger(header: LedgerHeader, calls: readonly LedgerCall
 }
 
 /**
- * Seed 001's accounting (src/transcript/savings.ts) over what the proxy sent. The explainer is the
+ * The savings rule (src/transcript/savings.ts) over what the proxy sent. The explainer is the
  * encoder's cost, so it is charged to the encoder (to the level saving when it came with a lowered
  * result); what the added tool fetched has no baseline and only lowers the measured saving. A call
  * lowered by --level is not the upstream's value: it is kept out of the encoder saving and counted as
@@ -172,15 +173,15 @@ function reasonKey(why: string): string {
   return why.replace(/\s*\(.*$/s, '').replace(/^not exact JSON: .*/s, 'not exact JSON');
 }
 
-/** The summary as text: every figure names its tokenizer, every saving its baseline. */
-export function proxySummaryText(s: ProxySummary): string {
+/** The summary as text, folded to `width`: every figure names its tokenizer, every saving its baseline. */
+export function proxySummaryText(s: ProxySummary, width = DEFAULT_WIDTH): string {
   const h = s.header;
   const lines = [
-    `devboy proxy: ${plural(s.calls, 'tool call')} through ${escapeInvisible(h.upstream)}; format ${h.format} (chosen with ${h.tokenizer}); baseline: the upstream's text as sent`,
+    `devboy proxy: ${plural(s.calls, 'tool call')} through ${terminalText(h.upstream)}; format ${h.format} (chosen with ${h.tokenizer}); baseline: the upstream's text as sent`,
     `  ${s.encoded} re-encoded and verified, ${lowered(s)}${s.kept} passed through unchanged, ${s.refs} sent as a dedup reference, ${s.errors} errors, ${s.fetches} fetched through the added tool${s.paged ? `, ${s.paged} paged` : ''}`,
   ];
   const reasons = Object.entries(s.kept_reasons).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
-  if (reasons.length) lines.push(`  unchanged because: ${reasons.map(([why, n]) => `${escapeInvisible(why)} (${n})`).join('; ')}`);
+  if (reasons.length) lines.push(`  unchanged because: ${reasons.map(([why, n]) => `${terminalText(why)} (${n})`).join('; ')}`);
   for (const t of s.totals) {
     const tk = `${tokenizerLabel(t.tokenizer)} tokens${t.tokenizer === 'heuristic' ? ', an estimate' : ''}`;
     lines.push(
@@ -189,22 +190,23 @@ export function proxySummaryText(s: ProxySummary): string {
     );
     if (s.lowered)
       lines.push(
-        `    level ${savedPct(t.level)} (1 - received / baseline of the ${plural(s.lowered, 'call')} lowered to ${escapeInvisible(h.level ?? '')} detail: lossy by choice, not verified against the upstream): ${int(t.level_baseline_tokens)} -> ${int(t.level_received_tokens)}, apart from encoder and combined`,
+        `    level ${savedPct(t.level)} (1 - received / baseline of the ${plural(s.lowered, 'call')} lowered to ${terminalText(h.level ?? '')} detail: lossy by choice, not verified against the upstream): ${int(t.level_baseline_tokens)} -> ${int(t.level_received_tokens)}, apart from encoder and combined`,
       );
   }
   if (s.by_tool.length) {
     lines.push(`  by tool (${tokenizerLabel(h.tokenizer)} tokens: baseline -> received):`);
     for (const r of s.by_tool)
       lines.push(
-        `    ${escapeInvisible(r.tool)}: ${plural(r.calls, 'call')}, ${r.encoded} re-encoded, ${s.lowered ? `${r.lowered} lowered, ` : ''}${r.refs} refs, ${int(r.baseline_tokens)} -> ${int(r.received_tokens)}`,
+        `    ${terminalText(r.tool)}: ${plural(r.calls, 'call')}, ${r.encoded} re-encoded, ${s.lowered ? `${r.lowered} lowered, ` : ''}${r.refs} refs, ${int(r.baseline_tokens)} -> ${int(r.received_tokens)}`,
       );
   }
-  return lines.join('\n');
+  // Continuation lines go four spaces deeper than the line they continue (two would look like a line of their own).
+  return lines.flatMap((l) => foldLine(l, width, `${/^ */.exec(l)![0]}    `)).join('\n');
 }
 
 /** "1 lowered to minimal detail (lossy by choice; 51 items left out), " when --level lowered any call. */
 function lowered(s: ProxySummary): string {
   if (!s.lowered) return '';
   const left = s.left_out_items ? `; ${plural(s.left_out_items, 'item')} left out` : '';
-  return `${s.lowered} lowered to ${escapeInvisible(s.header.level ?? '')} detail (lossy by choice${left}), `;
+  return `${s.lowered} lowered to ${terminalText(s.header.level ?? '')} detail (lossy by choice${left}), `;
 }

@@ -9,8 +9,9 @@ import { fewerOrMore, int, plural } from '../text/words.js';
 import { baselineFormatOf } from '../metadata/format-metadata.js';
 import { familyDetailLines, familySummaryLines } from './families.js';
 import { answerText, lossLines, lostShare } from './losses.js';
-import { displayWidth, terminalText as t } from '../escape/terminal.js';
-import { DEFAULT_WIDTH, renderTable, wrapText, type TextTable } from './text-table.js';
+import { terminalText as t } from '../escape/terminal.js';
+import { DEFAULT_WIDTH, foldLine, listLines } from '../text/fold.js';
+import { renderTable, type TextTable } from './text-table.js';
 import { speedRows, speedWarnings, timingHeading } from './speed-view.js';
 
 /**
@@ -38,7 +39,7 @@ export function benchmarkTable(result: BenchmarkResult, options: RenderOptions =
     tkName,
     tk: s.primary === 'heuristic' ? 'heuristic tokens (an estimate)' : `${tkName} tokens`,
     formats: s.formats.map((f) => t(f)),
-    para: (text) => out.push(...wrapText(text, width)),
+    para: (text) => out.push(...foldLine(text, width)),
     table: (tbl, w = width) => out.push(renderTable(tbl, w)),
   };
 
@@ -96,11 +97,8 @@ function openingLines(r: Report): void {
   out.push('');
   for (const line of header(r.result, t).split('\n')) {
     // One tokenizer a line when they do not fit on one: an implementation is never cut in two.
-    if (line.startsWith('tokenizers: ') && displayWidth(line) > width) {
-      const parts = line.slice('tokenizers: '.length).split('; ');
-      out.push('tokenizers:');
-      parts.forEach((p, i) => out.push(...wrapText(`  ${p}${i < parts.length - 1 ? ';' : ''}`, width, '    ')));
-    } else r.para(line);
+    if (line.startsWith('tokenizers: ')) out.push(...listLines('tokenizers', line.slice('tokenizers: '.length).split('; '), width));
+    else r.para(line);
   }
   out.push('');
 }
@@ -167,7 +165,7 @@ function checkLines(r: Report, details: boolean): void {
   // --details lists every lossy cell on a line of its own, as wide as it is.
   if (details) out.push(lossyText(result));
   else r.para(lossySummary(result));
-  for (const line of lossLines(s)) out.push(...wrapText(t(line), width));
+  for (const line of lossLines(s)) out.push(...foldLine(t(line), width));
   for (const line of skippedLines(result)) r.para(line);
 }
 
@@ -248,7 +246,7 @@ function headlineLines(s: BenchmarkSummary, tk: string, baseline: string, width:
     lines.push(
       `The level saves more (${t(h.from.format)} vs ${t(h.from.level)}): ${h.levels.map((l) => `${t(l.level)} ${pct(l.saving)}`).join(', ')}`,
     );
-  return lines.flatMap((l) => wrapText(l, width));
+  return lines.flatMap((l) => foldLine(l, width));
 }
 
 /** Per dataset kind and level: which format to use, what it saves, what the next best costs more. */

@@ -1,6 +1,6 @@
 import type { Comparison, EntryChange, EntryId } from '../compare/compare.js';
 import { htmlText, mdCode, mdName, mdRow as row } from '../escape/markdown.js';
-import { timingCells, timingTitle } from './compare-table.js';
+import { TIMING_HEAD, timingCells, timingTitle, timingWarning } from './compare-table.js';
 import {
   changeText,
   compareView,
@@ -157,18 +157,17 @@ function render(c: Comparison, v: CompareView, most: number, options: RenderOpti
 
   out.push('', `<details><summary>${htmlText(timingTitle(c), Number.POSITIVE_INFINITY)}</summary>`, '');
   if (c.timing.per_format.length) {
-    out.push(
-      row(['format', 'op', 'base', '', 'head', '', 'change', 'rows outside spread', '']),
-      row(['---', '---', '---:', '---:', '---:', '---:', '---:', '---', '---']),
-    );
+    out.push(row([...TIMING_HEAD]), row(['---', '---', '---:', '---:', '---:', '---:', '---:', '---:', '---']));
     for (const x of c.timing.per_format.slice(0, most)) {
       const cells = timingCells(x);
       cells[0] = mdName(x.format);
-      if (x.flag) cells[8] = `**${x.flag}**`;
+      if (x.flag) cells[cells.length - 1] = `**${x.flag}**`;
       out.push(row(cells));
     }
     if (c.timing.per_format.length > most) out.push('', cutNotice(c.timing.per_format.length - most, 'timings', options));
   }
+  const few = timingWarning(c);
+  if (few) out.push('', `⚠️ ${few}`);
   out.push('', '</details>', '');
   return out.join('\n');
 }

@@ -4,7 +4,9 @@ import type { TimingChange } from '../compare/timing.js';
 import { terminalText as t } from '../escape/terminal.js';
 import type { RenderOptions } from './exporter.js';
 import { figureText } from './speed-view.js';
-import { DEFAULT_WIDTH, renderTable, wrapText, type TextTable } from './text-table.js';
+import { int } from '../text/words.js';
+import { DEFAULT_WIDTH, foldLine } from '../text/fold.js';
+import { renderTable, type TextTable } from './text-table.js';
 import {
   changeText,
   compareView,
@@ -29,10 +31,11 @@ export function compareTable(c: Comparison, options: RenderOptions = {}): string
   const v = compareView(c);
   const tk = (name: string) => t(tokenizerLabel(name));
   const out: string[] = [];
-  const para = (text: string) => out.push(...wrapText(text, width));
+  // Folded to the width, long words too (a file path, a request): the verdict still starts its line.
+  const para = (text: string, indent = '  ') => out.push(...foldLine(text, width, indent));
   const table = (tbl: TextTable) => out.push(renderTable(tbl, width));
-  // Whole lines, however wide: file paths do not fold, and logs are searched for the verdict.
-  out.push(`devboy compare: ${runText(c.base, t)} -> ${runText(c.head, t)}`, v.verdict);
+  para(`devboy compare: ${runText(c.base, t)} -> ${runText(c.head, t)}`);
+  para(v.verdict);
   for (const n of c.notes) para(`note: ${t(n)}`);
 
   out.push('');
@@ -59,24 +62,30 @@ export function compareTable(c: Comparison, options: RenderOptions = {}): string
     if (v.unchangedCells) out.push(`(${plural(v.unchangedCells, 'format/level cell')} unchanged)`);
   }
 
+  // Each row under the dataset it belongs to (the title once for consecutive rows of one dataset),
+  // so the figures keep their columns and the dataset's name its whole line.
   const entries = (title: string, list: EntryChange[]) => {
     if (list.length === 0) return;
     out.push('');
     para(`${title} (${plural(list.length, 'row')}; tokens base -> head under each tokenizer)`);
-    table({
-      head: ['level', 'format', ...v.tokenizers.map(tk), 'dataset'],
-      overflowLast: true,
-      rows: list.map((e) => [t(e.level), t(e.format), ...v.tokenizers.map((name) => changeText(e.tokens[name], '->')), entryTitle(e, t)]),
-    });
+    const rows: TextTable['rows'] = [];
+    let last: string | undefined;
+    for (const e of list) {
+      const name = entryTitle(e, t);
+      if (name !== last) rows.push({ line: name });
+      last = name;
+      rows.push([`  ${t(e.level)}`, t(e.format), ...v.tokenizers.map((n) => changeText(e.tokens[n], '->'))]);
+    }
+    table({ head: ['dataset / level', 'format', ...v.tokenizers.map(tk)], rows });
   };
   const listed = (title: string, list: (EntryId & { reason?: string; tokenizers?: string[] })[]) => {
     if (list.length === 0) return;
     out.push('');
     para(`${title} (${plural(list.length, 'row')})`);
-    // One row a line, however wide, as in the tables above: a log is searched for a dataset's name.
     for (const e of list)
-      out.push(
+      para(
         `  ${t(e.level)} ${t(e.format)} ${entryTitle(e, t)}${e.reason ? `: ${t(e.reason)}` : ''}${e.tokenizers ? ` [${e.tokenizers.map(tk).join(', ')}]` : ''}`,
+        '    ',
       );
   };
   // What fails the gate first, then what does not.
@@ -91,7 +100,7 @@ export function compareTable(c: Comparison, options: RenderOptions = {}): string
   para(timingTitle(c));
   if (c.timing.per_format.length) {
     table({
-      head: ['format', 'op', 'base', '', 'head', '', 'change', 'rows outside spread', ''],
+      head: [...TIMING_HEAD],
       rows: c.timing.per_format.map((x) => {
         const cells = timingCells(x);
         cells[0] = t(x.format);
@@ -99,6 +108,8 @@ export function compareTable(c: Comparison, options: RenderOptions = {}): string
       }),
     });
   }
+  const few = timingWarning(c);
+  if (few) para(`! ${few}`);
   // Tables pad their last column; trailing blanks only get in the way of a log.
   return `${out.join('\n').replace(/[ \t]+$/gm, '')}\n`;
 }
@@ -108,26 +119,48 @@ export function timingTitle(c: Comparison): string {
   if (!t.tokenizer || t.rows_compared === 0) return 'Timing: nothing to compare.';
   const flagged = t.per_format.filter((x) => x.flag).length;
   return (
-    `Timing (informational, never fails the gate): ${flagged} of ${t.per_format.length} format timings flagged (the rows holding most of their time moved outside both runs' spreads, the same way as the total); ` +
-    `${t.rows_slower} of ${t.rows_compared} rows slower, ${t.rows_faster} faster outside their spreads. ` +
-    `Sums of per-call medians over the rows both runs have (sums of the fastest … slowest runs), ×N = time / json-compact's in the same run.`
+    `Timing (informational, never fails the gate): ${flagged} of ${t.per_format.length} format timings flagged (the rows holding most of their time, timed at least ${t.min_runs} times in both runs, moved outside both runs' spreads, the same way as the total); ` +
+    `${int(t.rows_slower)} of ${int(t.rows_compared)} rows slower, ${int(t.rows_faster)} faster outside their spreads, ${int(t.rows_few_runs)} timed too few times to tell. ` +
+    `Sums of per-call medians over the rows both runs have (sums of the fastest … slowest runs), ×json-compact = time / json-compact's in the same run, base → head; runs = timed runs per cell (fewest-most), base → head; moved = rows slower/faster outside both spreads; few runs = too few to rank.`
   );
 }
 
+/** The timing table's columns, terminal and Markdown alike. */
+export const TIMING_HEAD = ['format', 'op', 'base', 'head', 'change', '×json-compact', 'runs', 'moved', ''] as const;
+
+/** One timing's cells; base → head pairs without spaces, so the table folds the figures, not them. */
 export function timingCells(x: TimingChange): string[] {
+  const ratios =
+    x.base.vs_json_compact === null || x.head.vs_json_compact === null
+      ? ''
+      : `${ratioOnly(x.base.vs_json_compact)}→${ratioOnly(x.head.vs_json_compact)}`;
   return [
     x.format,
     x.op,
     figureText(x.base),
-    ratioOnly(x.base.vs_json_compact),
     figureText(x.head),
-    ratioOnly(x.head.vs_json_compact),
     signedPct(x.change),
-    `${x.rows_slower} slower, ${x.rows_faster} faster of ${x.rows}`,
-    x.flag ?? '',
+    ratios,
+    `${runRange(x.runs.base)}→${runRange(x.runs.head)}`,
+    `${x.rows_slower}/${x.rows_faster}`,
+    x.flag ?? (x.too_few_runs ? 'few runs' : ''),
   ];
 }
 
-function ratioOnly(r: number | null): string {
-  return r === null ? '' : `×${r.toFixed(2)}`;
+/**
+ * As the benchmark's speed table warns: the timings whose time is mostly in cells timed fewer than
+ * min_runs times in either run have no spread to rank by, and are not flagged whatever they show.
+ */
+export function timingWarning(c: Comparison): string | undefined {
+  const few = c.timing.per_format.filter((x) => x.too_few_runs);
+  if (few.length === 0) return undefined;
+  return `too few runs to rank ${few.length === c.timing.per_format.length ? 'any' : `${few.length} of ${c.timing.per_format.length}`} of these timings: most of their time is in cells timed fewer than ${c.timing.min_runs} times in one run or both, whose spread is unknown (a larger --time-budget gives more runs; --time-budget 0 --runs 5 always makes five).`;
+}
+
+function runRange([lo, hi]: [number, number]): string {
+  return lo === hi ? String(lo) : `${lo}-${hi}`;
+}
+
+function ratioOnly(r: number): string {
+  return `×${r.toFixed(2)}`;
 }

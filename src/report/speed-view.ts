@@ -1,5 +1,5 @@
 import type { BenchmarkResult, BenchmarkRow } from '../benchmark/schema.js';
-import { SPEED_REFERENCE, type FormatSpeed, type SpeedFigure } from '../benchmark/speed.js';
+import { FEW_RUNS, SPEED_REFERENCE, type FormatSpeed, type SpeedFigure } from '../benchmark/speed.js';
 import { ms, type BenchmarkSummary } from './benchmark-summary.js';
 import { int } from '../text/words.js';
 
@@ -8,9 +8,6 @@ import { int } from '../text/words.js';
  * with the range its figures allow (`×5.31 (2.12…7.05)`), and how many timed runs stand behind
  * each cell, with a warning when the runs are too few or the ranges too wide to rank formats.
  */
-
-/** Cells timed fewer times than this have no spread worth the name (a median of two is a mean). */
-const FEW_RUNS = 3;
 
 export type Op = 'encode' | 'decode';
 

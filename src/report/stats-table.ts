@@ -6,7 +6,8 @@ import { ms, pct } from './benchmark-summary.js';
 import { tokenizerLabel } from '../tokens/registry.js';
 import { fewerOrMore, int, plural } from '../text/words.js';
 import { terminalText as t } from '../escape/terminal.js';
-import { DEFAULT_WIDTH, renderTable, wrapText, type TextTable } from './text-table.js';
+import { DEFAULT_WIDTH, foldLine, listLines } from '../text/fold.js';
+import { renderTable, type TextTable } from './text-table.js';
 
 /**
  * `devboy stats` as text: the recommendation first, then every level x tokenizer against every
@@ -21,14 +22,19 @@ export function statsTable(s: StatsResult, width = DEFAULT_WIDTH): string {
       : `the whole input as given (${holds ? `it holds ${holds}; --items measures them alone` : t(input.note ?? 'not a provider response')})`;
   const out = [
     `devboy stats: ${t(input.file)} (${input.format}, ${int(input.bytes)} bytes): ${what}`,
-    `tokenizers: ${s.tokenizers.map((t) => `${t.name} (${t.implementation})`).join('; ')}`,
+    ...listLines(
+      'tokenizers',
+      s.tokenizers.map((t) => `${t.name} (${t.implementation})`),
+      width,
+    ),
     '',
     recommendationText(s.recommendation),
     '',
     `Tokens; change vs ${settings.savings_baseline} (same level and tokenizer); pages at ${int(settings.budget)} tokens of that tokenizer below; * = fewest tokens among lossless formats; ✗ = not lossless`,
   ];
   const formats = settings.formats;
-  const table: TextTable = { head: ['level', 'tokenizer', ...formats], rows: [] };
+  // Split to fit, each table keeps the level and tokenizer columns: a row says what it counts.
+  const table: TextTable = { head: ['level', 'tokenizer', ...formats], rows: [], keyColumns: 2 };
   for (const level of settings.levels) {
     for (const [i, t] of s.tokenizers.entries()) {
       const rows = formats.map((f) => cell(s.rows, level, f, t.name));
@@ -70,8 +76,8 @@ export function statsTable(s: StatsResult, width = DEFAULT_WIDTH): string {
     out.push('', `Not measured: ${plural(s.unmeasured.length, 'level/format cell')}`);
     for (const u of s.unmeasured) out.push(`  ${u.level} ${u.format}: ${t(u.reason)}`);
   }
-  // The first lines (the input and the recommendation) stay whole; the headings below fold.
-  return `${out.flatMap((l, i) => (i < 4 || l.includes('\n') ? [l] : wrapText(l, width))).join('\n')}\n`;
+  // Every line folds to the width, long words (a file's path) too; tables are fitted already.
+  return `${out.flatMap((l) => (l.includes('\n') ? [l] : foldLine(l, width))).join('\n')}\n`;
 }
 
 /**

@@ -1,45 +1,37 @@
 import { displayWidth } from '../escape/terminal.js';
+import { foldLine } from '../text/fold.js';
 
 /**
  * Aligned tables and paragraphs for the terminal, fitted to its width: columns two spaces apart under
  * a rule, no box. A table wider than `width` first wraps its cells at spaces (widest column first,
  * never inside a word); if even its longest words do not fit side by side, its columns are split
- * into tables of their own, each repeating the first column. Cells are terminal text already
+ * into tables of their own, each repeating the key columns (the first, unless the table says more). Cells are terminal text already
  * (src/escape/terminal.ts); bold (the only ANSI the reports use) is kept on every wrapped line.
  */
 
 export interface TextTable {
   head: string[];
-  /** A row of cells, or a line of its own across the table (a dataset's title above its rows). */
+  /** A row of cells, or a line of its own across the table (a dataset's title above its rows), folded to the width. */
   rows: (string[] | { line: string })[];
   /**
-   * The last column is a long name (a dataset and its request) that runs past the width unwrapped,
-   * so each row stays one line a log can be searched for; the other columns fit what is left.
+   * Leading columns that say what a row is (default 1: the first): when the columns are split into
+   * tables of their own, each table repeats these, so none has rows without their labels.
    */
-  overflowLast?: boolean;
+  keyColumns?: number;
 }
-
-/**
- * Columns of a report that is not written to a terminal (a pipe, a file, a CI log): 100, the width
- * of a usual terminal window and of a CI log viewer. On a terminal, the terminal's own width.
- */
-export const DEFAULT_WIDTH = 100;
 
 const GAP = 2;
 // eslint-disable-next-line no-control-regex -- the one ANSI sequence the reports write
 const BOLD = /^\u001b\[1m([\s\S]*)\u001b\[22m$/;
 
 export function renderTable(table: TextTable, width = Number.POSITIVE_INFINITY): string {
-  const overflow = table.overflowLast && table.head.length > 1;
-  const columns = overflow ? table.head.length - 1 : table.head.length;
-  const cut = (r: string[]) => r.slice(0, columns);
-  const cellRows = table.rows.filter((r): r is string[] => Array.isArray(r)).map(cut);
-  const all = [cut(table.head), ...cellRows];
+  const columns = table.head.length;
+  const cellRows = table.rows.filter((r): r is string[] => Array.isArray(r));
+  const all = [table.head, ...cellRows];
   const least = range(columns).map((c) => Math.max(1, ...all.map((r) => longestWord(r[c] ?? ''))));
-  const room = overflow ? Math.max(1, width - GAP - displayWidth(table.head[columns]!)) : width;
-  if (!overflow && columns > 1 && total(least) > room) return splitColumns(table, least, width);
+  if (columns > 1 && total(least) > width) return splitColumns(table, least, width);
   const widths = range(columns).map((c) => Math.max(...all.map((r) => displayWidth(r[c] ?? ''))));
-  while (total(widths) > room) {
+  while (total(widths) > width) {
     // The column with the most room above its longest word gives up a column.
     let pick = -1;
     for (let c = 0; c < columns; c++) if (widths[c]! > least[c]! && (pick < 0 || widths[c]! > widths[pick]!)) pick = c;
@@ -50,41 +42,46 @@ export function renderTable(table: TextTable, width = Number.POSITIVE_INFINITY):
   const emit = (cells: string[]) => {
     const wrapped = range(columns).map((c) => wrapCell(cells[c] ?? '', widths[c]!));
     const height = Math.max(...wrapped.map((w) => w.length));
-    for (let i = 0; i < height; i++) {
-      const parts = range(columns).map((c) => pad(wrapped[c]![i] ?? '', widths[c]!));
-      // The overflowing name follows the row's first line, whole.
-      if (overflow && i === 0) parts.push(cells[columns] ?? '');
-      lines.push(parts.join(' '.repeat(GAP)).trimEnd());
-    }
+    for (let i = 0; i < height; i++)
+      lines.push(
+        range(columns)
+          .map((c) => pad(wrapped[c]![i] ?? '', widths[c]!))
+          .join(' '.repeat(GAP))
+          .trimEnd(),
+      );
   };
   emit(table.head);
-  const rule = (overflow ? [...widths, displayWidth(table.head[columns]!)] : widths).map((w) => '─'.repeat(w));
-  lines.push(rule.join(' '.repeat(GAP)));
+  lines.push(widths.map((w) => '─'.repeat(w)).join(' '.repeat(GAP)));
   for (const r of table.rows) {
     if (Array.isArray(r)) emit(r);
-    else lines.push(...wrapText(r.line, Math.max(width, total(widths))));
+    else lines.push(...foldLine(r.line, Math.max(width, total(widths)), '    '));
   }
   return lines.join('\n');
 }
 
-/** Columns into tables of their own, each with the first column, each as wide as `width` allows. */
+/** Columns into tables of their own, each with the key columns, each as wide as `width` allows. */
 function splitColumns(table: TextTable, least: number[], width: number): string {
+  const keys = range(Math.min(Math.max(1, table.keyColumns ?? 1), table.head.length - 1));
   const groups: number[][] = [];
   let current: number[] = [];
-  for (let c = 1; c < table.head.length; c++) {
-    const trial = [0, ...current, c];
+  for (let c = keys.length; c < table.head.length; c++) {
+    const trial = [...keys, ...current, c];
     if (current.length > 0 && total(trial.map((i) => least[i]!)) > width) {
       groups.push(current);
       current = [c];
     } else current.push(c);
   }
   groups.push(current);
-  const pick = (r: string[], cols: number[]) => [r[0] ?? '', ...cols.map((c) => r[c] ?? '')];
+  const pick = (r: string[], cols: number[]) => [...keys, ...cols].map((c) => r[c] ?? '');
   return groups
     .map((cols) =>
       renderTable(
-        { head: pick(table.head, cols), rows: table.rows.map((r) => (Array.isArray(r) ? pick(r, cols) : r)) },
-        Math.max(width, total([0, ...cols].map((i) => least[i]!))),
+        {
+          head: pick(table.head, cols),
+          rows: table.rows.map((r) => (Array.isArray(r) ? pick(r, cols) : r)),
+          keyColumns: keys.length,
+        },
+        Math.max(width, total([...keys, ...cols].map((i) => least[i]!))),
       ),
     )
     .join('\n\n');

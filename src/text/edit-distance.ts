@@ -17,11 +17,3 @@ export function editDistance(a: string, b: string): number {
   }
   return previous[b.length]!;
 }
-
-/** The candidates, closest to `target` first (ties keep their order). */
-export function closestFirst(target: string, candidates: readonly string[]): string[] {
-  return candidates
-    .map((c, i) => ({ c, i, d: editDistance(target.toLowerCase(), c.toLowerCase()) }))
-    .sort((x, y) => x.d - y.d || x.i - y.i)
-    .map((x) => x.c);
-}

@@ -8,7 +8,7 @@ export type PlainReason = 'error' | 'small' | 'id-collision';
 export type DedupDecision = { kind: 'ref'; id: string } | { kind: 'first'; id: string } | { kind: 'plain'; reason: PlainReason };
 
 /**
- * L0 dedup state for one agent session: which bodies the model has seen, under which id.
+ * Exact-repeat dedup state for one agent session: which bodies the model has seen, under which id.
  * It decides; it never encodes or counts (playback.ts does).
  */
 export class DedupIndex {

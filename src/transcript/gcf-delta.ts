@@ -19,7 +19,7 @@ export type DeltaSkip = 'error' | 'string-output' | 'not-a-table' | 'nested-valu
 
 export interface DeltaCall {
   tool: string;
-  /** 'full' and 'delta' are GenericDeltaSession wires; 'fallback' is what L0 dedup + the encoder sent. */
+  /** 'full' and 'delta' are GenericDeltaSession wires; 'fallback' is what exact-repeat dedup + the encoder sent. */
   sent: 'full' | 'delta' | 'fallback';
   skipped: DeltaSkip | null;
   tokens: number;
@@ -46,10 +46,10 @@ interface Stream {
 }
 
 /**
- * GCF's own multi-turn method, side by side with L0 dedup: successive outputs of the same tool with
+ * GCF's own multi-turn method, side by side with exact-repeat dedup: successive outputs of the same tool with
  * the same args are sent as GenericDeltaSession wires (a full anchor, then added/changed/removed rows,
  * re-anchored by sizeGuard). Only keyed flat tables qualify; every other call is charged what the
- * L0 + encoder playback sent for it (`fallbackTokens`). Each wire is applied by the reference decoder and
+ * exact-repeat dedup + encoder playback sent for it (`fallbackTokens`). Each wire is applied by the reference decoder and
  * checked against the real output: deltas are row *sets*, so row order can come back different.
  */
 export function playGcfDelta(

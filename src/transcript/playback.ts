@@ -43,7 +43,7 @@ export interface CallReport {
   lossless: boolean;
 }
 
-/** Seed 001's accounting for a whole session; `_pct` fields are fractions (0.25 = 25%), as there. */
+/** devboy-tools' accounting for a whole session; `_pct` fields are fractions (0.25 = 25%), as there. */
 export interface TranscriptReport {
   format: FormatName;
   tokenizer: TokenizerName;
@@ -67,7 +67,7 @@ export interface TranscriptReport {
   gcf_delta?: DeltaReport;
 }
 
-/** Play a transcript back through L0 dedup and an encoder, counting what the model would receive. */
+/** Play a transcript back through exact-repeat dedup and an encoder, counting what the model would receive. */
 export async function playTranscript(entries: readonly TranscriptEntry[], options: PlaybackOptions): Promise<TranscriptReport> {
   const tokenizer = await loadTokenizer(options.tokenizer ?? DEFAULT_TOKENIZER);
   const format = await loadFormat(options.format, options.formatOptions);
@@ -97,7 +97,7 @@ export async function playTranscript(entries: readonly TranscriptEntry[], option
     if (decision.kind === 'ref' && earlier) {
       const content = refLine(decision.id);
       const tokens = tokenizer.count(content);
-      // Never make it bigger (seed 002): a ref that costs as much as the body is not worth sending.
+      // Never make it bigger: a ref that costs as much as the body is not worth sending.
       if (tokens < earlier.tokens) {
         totals.refs += tokens;
         totals.received += tokens;

@@ -1,10 +1,14 @@
 import { fewerOrMore, plural } from '../text/words.js';
 import { tokenizerLabel } from '../tokens/registry.js';
 import { displayWidth, terminalText } from '../escape/terminal.js';
+import { DEFAULT_WIDTH, foldLine } from '../text/fold.js';
 import type { CallReport, TranscriptReport } from './playback.js';
 
-/** The human-readable report: every token figure names its tokenizer, every saving its baseline. */
-export function transcriptReportText(r: TranscriptReport, source: { name: string; kind: string }): string {
+/**
+ * The human-readable report: every token figure names its tokenizer, every saving its baseline;
+ * every line but the per-call table's folded to `width` (the table is narrow: tool names are cut).
+ */
+export function transcriptReportText(r: TranscriptReport, source: { name: string; kind: string }, width = DEFAULT_WIDTH): string {
   const tk = r.estimate ? `${r.tokenizer} tokens, an estimate` : `${tokenizerLabel(r.tokenizer)} tokens`;
   const rows = r.per_call.map((c, i) => [
     String(i + 1),
@@ -25,6 +29,7 @@ export function transcriptReportText(r: TranscriptReport, source: { name: string
       .join('  ')
       .trimEnd();
   const sentInFull = r.calls - r.hits;
+  const fold = (line: string) => foldLine(line, width);
   const lines = [
     `session ${terminalText(source.name)} (${source.kind}): ${plural(r.calls, 'call')}, ${plural(r.boundaries, 'boundary', 'boundaries')}; format ${r.format}; ${tk}; baseline ${r.baseline}`,
     `ids: ${r.settings.id}; bodies under ${r.settings.min_bytes} bytes get none; last ${r.settings.lru_size} bodies referable`,
@@ -42,7 +47,8 @@ export function transcriptReportText(r: TranscriptReport, source: { name: string
     `all savings: ${tk} against ${r.baseline}`,
   ];
   if (r.gcf_delta) lines.push('', ...deltaLines(r, tk));
-  return lines.join('\n');
+  const table = new Set([align(head), ...rows.map(align)]);
+  return lines.flatMap((l) => (table.has(l) ? [l] : fold(l))).join('\n');
 }
 
 function deltaLines(r: TranscriptReport, tk: string): string[] {

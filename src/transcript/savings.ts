@@ -14,7 +14,7 @@ export interface TranscriptTotals {
   received: number;
 }
 
-/** Fractions of the baseline (0.25 = 25% fewer tokens), as seed 001's FormatMetadata defines them. */
+/** Fractions of the baseline (0.25 = 25% fewer tokens), as devboy-tools' FormatMetadata defines them. */
 export interface Savings {
   dedup: number;
   encoder: number;
@@ -23,9 +23,9 @@ export interface Savings {
 }
 
 /**
- * Seed 001's savings rule. Dedup pays for its own machinery: what refs saved minus what the refs and
+ * The savings rule (devboy-tools'). Dedup pays for its own machinery: what refs saved minus what the refs and
  * the id headers cost, over the baseline of all calls, so a session without repeats shows a negative
- * dedup saving. The encoder is judged only on the calls sent in full. `combined` is the seed's
+ * dedup saving. The encoder is judged only on the calls sent in full. `combined` is devboy-tools'
  * formula; `measured` is 1 - received/baseline. They differ by encoder * (refs + idHeaders) / baseline,
  * because the formula assumes the encoder also shrank the refs and headers, which it does not.
  */
@@ -40,7 +40,7 @@ export function computeSavings(t: TranscriptTotals): Savings {
   };
 }
 
-/** Seed 001's combined saving: the encoder's saving on what dedup left. */
+/** The savings rule's combined saving: the encoder's saving on what dedup left. */
 export function combineSavings(dedup: number, encoder: number): number {
   return dedup + (1 - dedup) * encoder;
 }

@@ -24,8 +24,12 @@ export interface Played {
 export const TOKEN = 'test-token-0123456789';
 
 /** GitHub issue comments and GitLab merge-request notes, kept in memory; 401 without the token. */
-/** `nextPage`: a Link header sent with every GitHub list of comments (to test where a client follows it). */
-export async function playApis(options: { nextPage?: string } = {}): Promise<Played> {
+/**
+ * `nextPage`: a Link header sent with every GitHub list of comments (to test where a client follows it).
+ * `readOnly`: the token may read but not write, as a pull request from a fork gets it: every write is
+ * answered 403, as GitHub and GitLab answer it.
+ */
+export async function playApis(options: { nextPage?: string; readOnly?: boolean } = {}): Promise<Played> {
   const seen: Seen[] = [];
   const comments = new Map<number, { id: number; body: string }[]>();
   let nextId = 1000;
@@ -43,6 +47,8 @@ export async function playApis(options: { nextPage?: string } = {}): Promise<Pla
         res.end(text);
       };
       if (!auth?.includes(TOKEN)) return send(401, { message: 'Bad credentials' });
+      if (options.readOnly && req.method !== 'GET')
+        return send(403, { message: url.pathname.startsWith('/api/v4/') ? '403 Forbidden' : 'Resource not accessible by integration' });
       let m = /^\/repos\/acme\/widgets\/issues\/(\d+)\/comments$/.exec(url.pathname);
       if (m && req.method === 'GET')
         return send(200, list(Number(m[1])), options.nextPage ? { link: `<${options.nextPage}>; rel="next"` } : {});

@@ -26,11 +26,11 @@ export interface IndexSpec {
   summary?: (chunk: ChunkRange) => string;
 }
 
-/** Seed 000's hint, for agents calling a tool with a `chunk` parameter. */
+/** devboy-tools' hint, for agents calling a tool with a `chunk` parameter. */
 export const DEFAULT_HINT = 'Use `chunk: N` parameter to fetch a specific chunk. You may not need all chunks.';
 
 /**
- * The chunk index appended to a response (seed 000's `[chunks] … [/chunks]` shape):
+ * The chunk index appended to a response (devboy-tools' `[chunks] … [/chunks]` shape):
  *
  *     [chunks] 15/52 files in 4 chunks (order: as listed)
  *     chunk 1 (offset=0, limit=15): src/app/* (8), lib/* (7); +120/-45 << this response

@@ -1,6 +1,6 @@
 /**
- * How much a changed file is worth reading, by what kind of file it is (seed 000's table, which
- * devboy-tools defines but never applies). The first rule that matches wins.
+ * How much a changed file is worth reading, by what kind of file it is (devboy-tools' table, which
+ * it defines but never applies). The first rule that matches wins.
  */
 export const FILE_TYPE_WEIGHTS = {
   lock: 0.05,

@@ -1,6 +1,6 @@
 import { STRATEGY_NAMES, type StrategyName } from './strategy.js';
 
-/** Tool and dataset names devboy knows a strategy for (seed 000's table, plus devboy's dataset kinds). */
+/** Tool and dataset names devboy knows a strategy for (devboy-tools' table, plus devboy's dataset kinds). */
 export const BUILTIN_STRATEGIES: Readonly<Record<string, StrategyName>> = {
   get_issues: 'element_count',
   get_issue: 'element_count',
@@ -36,7 +36,7 @@ export function isStrategyName(name: string): name is StrategyName {
 }
 
 /**
- * Seed 000's resolution order: the config's exact name, the built-in table, then the same two
+ * devboy-tools' resolution order: the config's exact name, the built-in table, then the same two
  * with a proxy prefix stripped (`cloud__get_issues` → `get_issues`: everything up to the last `__`),
  * then `default`.
  */

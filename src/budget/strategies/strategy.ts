@@ -30,7 +30,7 @@ function headFirst(count: number): number[] {
   return Array.from({ length: count }, (_, k) => 1 / (1 + k / 10));
 }
 
-/** Seed 000's log rule: 30% of the value at the head (set-up), 70% at the tail (outcome), errors boosted. */
+/** devboy-tools' log rule: 30% of the value at the head (set-up), 70% at the tail (outcome), errors boosted. */
 function headAndTail(texts: readonly string[]): number[] {
   const n = texts.length;
   const decay = (k: number) => 1 / (1 + k / 10);

@@ -1,4 +1,4 @@
-import { apiUrlFrom, pick } from '../credentials.js';
+import { apiUrlFrom, pickToken } from '../credentials.js';
 import { atMostOne, envelopeOf, headerOf, type ProviderModule } from '../provider-module.js';
 import { repoProjectName, repoSource } from '../live-plan.js';
 import { classifyGithub, githubSortInfo } from './endpoints.js';
@@ -12,7 +12,7 @@ export const github: ProviderModule = {
   authHint: 'GITHUB_TOKEN (or --token)',
   // GITHUB_TOKEN (or GH_TOKEN); GITHUB_API_URL for Enterprise. Public data is readable without a token.
   credentials: (options, env) => {
-    const token = pick(options.token, env['GITHUB_TOKEN'], env['GH_TOKEN']);
+    const token = pickToken(['--token', options.token], ['GITHUB_TOKEN', env['GITHUB_TOKEN']], ['GH_TOKEN', env['GH_TOKEN']]);
     return {
       apiUrl: apiUrlFrom(options.host, env['GITHUB_API_URL'], 'https://api.github.com', 'GITHUB_API_URL'),
       ...(token ? { token } : {}),

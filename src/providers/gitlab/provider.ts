@@ -1,4 +1,4 @@
-import { apiUrlFrom, pick } from '../credentials.js';
+import { apiUrlFrom, pickToken } from '../credentials.js';
 import { atMostOne, type ProviderModule } from '../provider-module.js';
 import { repoProjectName, repoSource } from '../live-plan.js';
 import { classifyGitlab, gitlabSortInfo } from './endpoints.js';
@@ -12,7 +12,7 @@ export const gitlab: ProviderModule = {
   authHint: 'GITLAB_TOKEN (or --token), and GITLAB_HOST for a self-hosted GitLab',
   // GITLAB_TOKEN; GITLAB_HOST for a self-hosted GitLab. Public projects are readable without a token.
   credentials: (options, env) => {
-    const token = pick(options.token, env['GITLAB_TOKEN']);
+    const token = pickToken(['--token', options.token], ['GITLAB_TOKEN', env['GITLAB_TOKEN']]);
     return { apiUrl: apiUrlFrom(options.host, env['GITLAB_HOST'], 'https://gitlab.com', 'GITLAB_HOST'), ...(token ? { token } : {}) };
   },
   projectName: repoProjectName,

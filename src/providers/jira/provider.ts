@@ -1,5 +1,5 @@
 import { UsageError } from '../../errors.js';
-import { apiUrlFrom, pick } from '../credentials.js';
+import { apiUrlFrom, pick, pickToken } from '../credentials.js';
 import { envelopeOf, type ProviderModule } from '../provider-module.js';
 import { classifyJira, jiraSortInfo } from './endpoints.js';
 import { jiraLivePlan, jiraProjectKey } from './live-plan.js';
@@ -17,7 +17,9 @@ export const jira: ProviderModule = {
       throw new UsageError('Jira needs a site: set JIRA_HOST or --host (e.g. https://example.atlassian.net)');
     const apiUrl = apiUrlFrom(options.host, env['JIRA_HOST'], '', 'JIRA_HOST');
     const email = pick(options.email, env['JIRA_EMAIL']);
-    const token = email ? pick(options.token, env['JIRA_API_TOKEN']) : pick(options.token, env['JIRA_PAT'], env['JIRA_API_TOKEN']);
+    const token = email
+      ? pickToken(['--token', options.token], ['JIRA_API_TOKEN', env['JIRA_API_TOKEN']])
+      : pickToken(['--token', options.token], ['JIRA_PAT', env['JIRA_PAT']], ['JIRA_API_TOKEN', env['JIRA_API_TOKEN']]);
     if (email && !token) throw new UsageError('JIRA_EMAIL is set but no API token: set JIRA_API_TOKEN (or --token)');
     const fromEnv = env['JIRA_API_VERSION'] === '3' ? 3 : env['JIRA_API_VERSION'] === '2' ? 2 : undefined;
     const apiVersion = options.apiVersion ?? fromEnv ?? (/\.atlassian\.net$/i.test(new URL(apiUrl).hostname) ? 3 : 2);
