@@ -1,4 +1,5 @@
 import { UsageError } from '../errors.js';
+import { fromHeaderText } from './header-text.js';
 import { BodyTooLarge, NULL_BODY_STATUSES, readBounded } from './body.js';
 import { fetchWithinOrigin, foreignOrigin, RefusedRequest, type Hop } from './hops.js';
 import { MAX_REDIRECTS, maxBodyBytesFrom } from './limits.js';
@@ -243,7 +244,8 @@ export function createTransport(
         lastFailure = failureOf(method, url, response, body, attempt, decision?.reason);
       }
 
-      const recordedUrl = response.headers.get(RECORDED_URL_HEADER) ?? undefined;
+      const recordedHeader = response.headers.get(RECORDED_URL_HEADER);
+      const recordedUrl = recordedHeader === null ? undefined : fromHeaderText(recordedHeader);
       const meta: ExchangeMeta = {
         method,
         url,

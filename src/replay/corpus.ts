@@ -5,7 +5,7 @@ import { DataError, DevboyError, UsageError } from '../errors.js';
 import { decodeUtf8 } from '../io/utf8.js';
 import { parseJson } from '../json/parse.js';
 import { isJsonObject, type JsonObject } from '../json/types.js';
-import type { CorpusEntry, RecordedExchange } from './exchange.js';
+import { unsendableResponse, type CorpusEntry, type RecordedExchange } from './exchange.js';
 
 export interface CorpusProject {
   provider: string;
@@ -235,6 +235,9 @@ export function validateExchange(value: unknown, path: string, file = path): Rec
   const [provider, project] = file.split('/');
   const lowerHeaders: Record<string, string> = {};
   for (const [k, v] of Object.entries(headers)) lowerHeaders[k.toLowerCase()] = v as string;
+  // What the replay server could not send is refused here, where the file is named, not mid-replay.
+  const unsendable = unsendableResponse({ status: response['status'], headers: lowerHeaders });
+  if (unsendable) return fail(unsendable);
   return {
     provider: typeof value['provider'] === 'string' ? value['provider'] : (provider ?? ''),
     project: typeof value['project'] === 'string' ? value['project'] : (project ?? ''),
