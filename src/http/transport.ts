@@ -2,7 +2,7 @@ import { UsageError } from '../errors.js';
 import { fromHeaderText } from './header-text.js';
 import { BodyTooLarge, NULL_BODY_STATUSES, readBounded } from './body.js';
 import { fetchWithinOrigin, foreignOrigin, RefusedRequest, type Hop } from './hops.js';
-import { MAX_REDIRECTS, maxBodyBytesFrom } from './limits.js';
+import { MAX_REDIRECTS, MAX_TIMER_MS, maxBodyBytesFrom } from './limits.js';
 import { redactUrl } from './redact.js';
 import { backoffMs, classifyResponse, type RetryReason } from './retry-policy.js';
 
@@ -142,6 +142,11 @@ export function createTransport(
   const now = options.now ?? Date.now;
   const maxBodyBytes = options.maxBodyBytes ?? maxBodyBytesFrom(process.env);
   if (!(maxBodyBytes > 0)) throw new UsageError(`maxBodyBytes must be a positive number of bytes, got ${maxBodyBytes}`);
+  // Past the timer's range Node fires after 1 ms: a long timeout would fail every request at once.
+  if (!(timeoutMs >= 1 && timeoutMs <= MAX_TIMER_MS))
+    throw new UsageError(`timeoutMs must be from 1 to ${MAX_TIMER_MS} ms (the longest Node timer), got ${timeoutMs}`);
+  if (!(maxWaitMs >= 0 && maxWaitMs <= MAX_TIMER_MS))
+    throw new UsageError(`maxWaitMs must be from 0 to ${MAX_TIMER_MS} ms (the longest Node timer), got ${maxWaitMs}`);
   const journal: ExchangeMeta[] = [];
   let lastFailure: Failure | undefined;
   let lastRequest: { method: string; url: string } | undefined;
