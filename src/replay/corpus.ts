@@ -40,6 +40,9 @@ export interface CorpusScan {
   skipped: SkippedRecording[];
 }
 
+/** Containers around a recorded body: the exchange object and its `response`. */
+const RECORDING_WRAPPER_LEVELS = 2;
+
 /** One recording's file may be at most this large: the largest public API page is a few MB. */
 export const MAX_RECORDING_BYTES = 64 * 1024 * 1024;
 
@@ -177,7 +180,8 @@ async function readExchange(path: string, file: string): Promise<RecordedExchang
   if (bytes.length === 0) throw new DataError('empty file');
   // Strict: a binary file, or a tool's recording in another encoding, is named rather than garbled (a BOM is fine).
   const text = decodeUtf8(bytes, path);
-  return validateExchange(parseJson(text, path), path, file);
+  // The depth limit is the body's, as live reading applies it (http/transport.ts), not the file's.
+  return validateExchange(parseJson(text, path, { wrapperLevels: RECORDING_WRAPPER_LEVELS }), path, file);
 }
 
 /**
