@@ -116,6 +116,8 @@ describe('a recorded URL whose path has a malformed percent escape', () => {
       'https://api.github.com/repos/acme/%ZZ/issues',
       'https://api.github.com/repos/acme/%E6%97/issues',
       'https://gitlab.com/api/v4/projects/a%ZZ/issues',
+      'https://jira.example.com/rest/api/2/issue/K-%ZZ',
+      'https://jira.example.com/rest/api/2/issue/K-%ZZ/comment',
     ])
       for (const provider of PROVIDER_NAMES) assert.deepEqual(PROVIDERS[provider].classify(url), [], `${provider} ${url}`);
   });

@@ -30,7 +30,8 @@ export function matchRoute(routes: readonly Route[], path: string, query: URLSea
   return undefined;
 }
 
-function decodeSegment(segment: string): string | undefined {
+/** A path segment decoded, or undefined when its escapes are malformed (`%ZZ`, a cut UTF-8 sequence). */
+export function decodeSegment(segment: string): string | undefined {
   try {
     return decodeURIComponent(segment);
   } catch {

@@ -4,6 +4,7 @@ import type { JsonValue } from '../../json/types.js';
 import { guardCall, namedFailures, providerError, readShape, type FailureContext } from '../failure.js';
 import { asArray, asObject } from '../json-read.js';
 import { parseLinkHeader } from '../link-header.js';
+import { PageTrail } from '../page-trail.js';
 import type { ModelItem } from '../../model/index.js';
 import type { CallResult, ClientOptions, EndpointCall, PagingPolicy, ProviderClient } from '../types.js';
 import { githubSortInfo } from './endpoints.js';
@@ -146,9 +147,11 @@ async function collect(
   let totalCount: number | undefined;
   let kept = 0;
   let fetchPage = first;
+  const trail = new PageTrail();
   for (;;) {
     const response = await guardCall(ctx, transport, notFound, fetchPage);
     const exchange = transport.journal.at(-1)!;
+    trail.add(exchange.url);
     requests.push(exchange.recordedUrl ?? exchange.url);
     const link = typeof response.headers['link'] === 'string' ? response.headers['link'] : undefined;
     let items: JsonValue[];
@@ -167,7 +170,7 @@ async function collect(
     for (const item of keptItems) raw.push(item);
     kept += keptItems.length;
     const next = parseLinkHeader(link)['next'];
-    if (!next || pages.length >= paging.maxPages || kept >= paging.maxItems || !paging.canFetch(next)) break;
+    if (!next || trail.has(next) || pages.length >= paging.maxPages || kept >= paging.maxItems || !paging.canFetch(next)) break;
     fetchPage = () => octokit.request({ method: 'GET', url: next });
   }
   const items = readShape(ctx, transport, () => shape.toItems(raw));
