@@ -4,7 +4,7 @@ import type { JsonValue } from '../json/types.js';
 import { RECORDED_URL_HEADER } from '../http/transport.js';
 import { toHeaderText } from '../http/header-text.js';
 import { unsendableResponse, type CorpusEntry } from './exchange.js';
-import { closestRecording, indexRecordings, matchRequest, type Recording } from './match.js';
+import { closestRecording, indexRecordings, matchRequest, type RecordingIndex } from './match.js';
 
 /**
  * Serves recorded exchanges on 127.0.0.1 so the real client libraries can be pointed at it
@@ -43,7 +43,7 @@ const DROPPED_HEADERS = new Set(['content-length', 'content-encoding', 'transfer
 
 export class ReplayServer {
   readonly received: ReceivedRequest[] = [];
-  private readonly recordings: Recording[];
+  private readonly recordings: RecordingIndex;
   private readonly faults: (Fault & { left: number })[] = [];
 
   private constructor(

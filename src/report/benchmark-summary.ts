@@ -188,16 +188,16 @@ export function summarize(result: BenchmarkResult): BenchmarkSummary {
   const recommendations = recommend(result, primary, levels, formats);
   const contrast = result.method_contrast ?? methodContrast(result.rows, names);
   const fit: BenchmarkSummary['fit'] = [];
-  for (const d of result.datasets) {
-    const entries = result.fit.filter(
-      (f) => f.provider === d.provider && f.project === d.project && f.dataset === d.dataset && f.label === d.label,
-    );
+  // Grouped once: filtering every fit entry per dataset was quadratic in datasets (2,000 recordings of a project: 6 s).
+  const fitByDataset = groupBy(result.fit, (f) => `${f.provider}|${f.project}|${f.dataset}|${f.label}`);
+  result.datasets.forEach((d, i) => {
+    const entries = fitByDataset.get(`${d.provider}|${d.project}|${d.dataset}|${d.label}`) ?? [];
     const squeezed = entries.some((f) => !f.fits || f.included_items < f.total_items || f.truncated);
-    if (!squeezed) continue;
+    if (!squeezed) return;
     const cells = new Map<FormatName, string>();
     for (const f of entries) cells.set(f.format, f.fits ? fitCell(f) : 'nothing fits');
-    fit.push({ title: titles[result.datasets.indexOf(d)]!, dataset: d, cells });
-  }
+    fit.push({ title: titles[i]!, dataset: d, cells });
+  });
   const speed = speedByFormat(result.rows, formats, primary);
   const session = result.session
     ? {
@@ -367,6 +367,17 @@ function winnerOf(rows: BenchmarkRow[]): FormatName | undefined {
   const ok = rows.filter((r) => r.lossless && isCandidate(r.format));
   if (ok.length === 0) return undefined;
   return ok.reduce((a, b) => (b.tokens < a.tokens ? b : a)).format;
+}
+
+function groupBy<T>(xs: readonly T[], key: (x: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const x of xs) {
+    const k = key(x);
+    const group = groups.get(k);
+    if (group) group.push(x);
+    else groups.set(k, [x]);
+  }
+  return groups;
 }
 
 function dsKey(r: BenchmarkRow): string {
