@@ -101,8 +101,18 @@ export async function listCorpusProjects(
     const providerDir = join(dir, provider);
     for (const project of await subdirectories(providerDir)) {
       if (filter.project !== undefined && filter.project !== project) continue;
-      const files = (await readdir(join(providerDir, project))).filter((f) => f.endsWith('.json') && !f.startsWith('.')).sort();
-      refs.push({ provider, project, files });
+      let names: string[];
+      try {
+        names = await readdir(join(providerDir, project));
+      } catch (err) {
+        // A folder that cannot be listed is named, and the rest of the corpus read.
+        skipped.push({
+          file: `${provider}/${project}/`,
+          reason: `cannot list the folder (${(err as NodeJS.ErrnoException).code ?? String(err)})`,
+        });
+        continue;
+      }
+      refs.push({ provider, project, files: names.filter((f) => f.endsWith('.json') && !f.startsWith('.')).sort() });
     }
   }
   if (known && filter.provider === undefined) {
@@ -174,8 +184,12 @@ function lineCol(at: { line?: number | undefined; col?: number | undefined }): {
   return { ...(at.line !== undefined ? { line: at.line } : {}), ...(at.col !== undefined ? { col: at.col } : {}) };
 }
 
-/** A recording's exchange; every failure is a DevboyError whose message says what is wrong (and where in the file). */
-async function readExchange(path: string, file: string): Promise<RecordedExchange> {
+/**
+ * A recording's exchange; every failure is a DevboyError whose message says what is wrong (and
+ * where in the file). `file` is its name relative to the corpus root (provider and project come
+ * from it). `record` reads its new files back with it before they replace a project.
+ */
+export async function readExchange(path: string, file: string): Promise<RecordedExchange> {
   const bytes = await readRecordingBytes(path);
   if (bytes.length === 0) throw new DataError('empty file');
   // Strict: a binary file, or a tool's recording in another encoding, is named rather than garbled (a BOM is fine).
