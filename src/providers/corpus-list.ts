@@ -1,6 +1,7 @@
 import type { DatasetKind, ProviderName } from '../model/index.js';
-import { scanCorpus, type SkippedRecording } from '../replay/corpus.js';
-import { planCorpus } from './corpus-plan.js';
+import { scanCorpus, type SkippedRecording, type UnmeasuredRecording } from '../replay/corpus.js';
+import type { CorpusEntry } from '../replay/exchange.js';
+import { planProject } from './corpus-plan.js';
 import { isProviderName, PROVIDER_NAMES } from './registry.js';
 
 export interface CorpusListing {
@@ -11,6 +12,8 @@ export interface CorpusListing {
       recordings: number;
       /** What the benchmark would measure: one entry per dataset it plans (before replay). */
       datasets: { kind: DatasetKind; label: string; files: string[] }[];
+      /** Recordings no run will measure, whatever the replay does, and why (a run lists them too). */
+      notMeasured: UnmeasuredRecording[];
     }[];
   }[];
   skipped: SkippedRecording[];
@@ -28,11 +31,18 @@ export async function listCorpus(dir: string): Promise<CorpusListing> {
       projects: mine.map((p) => ({
         project: p.project,
         recordings: p.entries.length,
-        datasets: isProviderName(p.provider)
-          ? planCorpus(p.provider, p.entries).map(({ kind, label, files }) => ({ kind, label, files }))
-          : [],
+        ...planned(p.provider, p.entries),
       })),
     });
   }
   return { providers, skipped };
+}
+
+function planned(
+  provider: string,
+  entries: readonly CorpusEntry[],
+): { datasets: { kind: DatasetKind; label: string; files: string[] }[]; notMeasured: UnmeasuredRecording[] } {
+  if (!isProviderName(provider)) return { datasets: [], notMeasured: [] };
+  const plan = planProject(provider, entries);
+  return { datasets: plan.datasets.map(({ kind, label, files }) => ({ kind, label, files })), notMeasured: plan.notPlanned };
 }

@@ -104,6 +104,17 @@ function fromList(list: JsonValue[], browseBase: string | undefined, file: strin
     );
   if (mismatch !== undefined) throw new DataError(`item ${mismatch + 1} of the list is not like the first (${shape.name})`, { file });
   const kept = shape.drop ? list.filter((v) => !shape.drop!(v)) : list;
+  if (kept.length === 0 && shape.allDropped)
+    return {
+      ...listOf(shape.allDropped.kind, shape.allDropped.normalize(list)),
+      shape: shape.allDropped.name,
+      raw: list,
+      rawAligned: true,
+    };
+  if (kind !== undefined && shape.kind !== kind)
+    throw new DataError(`cannot tell what these items are: not GitHub, GitLab, Jira or devboy${wanted} items (they are ${shape.name})`, {
+      file,
+    });
   return { ...listOf(shape.kind, shape.normalize(kept)), shape: shape.name, raw: kept, rawAligned: shape.aligned };
 }
 

@@ -160,13 +160,27 @@ function compareQueries(request: Map<string, string>, recorded: Map<string, stri
  * corpus will get. Requests are the same when method, path and query agree (defaults filled in).
  */
 export function selectAnswered(entries: readonly CorpusEntry[]): CorpusEntry[] {
+  return resolveDuplicates(entries).answered;
+}
+
+/**
+ * selectAnswered, and for every other recording of a request already recorded, the recording
+ * that answers that request instead (it is never replayed: reports name it as a duplicate).
+ */
+export function resolveDuplicates(entries: readonly CorpusEntry[]): {
+  answered: CorpusEntry[];
+  shadowed: { entry: CorpusEntry; by: CorpusEntry }[];
+} {
   const chosen = new Map<string, Recording>();
-  for (const recording of indexRecordings(entries).all) {
+  const all = indexRecordings(entries).all;
+  for (const recording of all) {
     const id = canonicalId(recording.key);
     const current = chosen.get(id);
     if (!current || better({ recording, oneSided: [] }, { recording: current, oneSided: [] })) chosen.set(id, recording);
   }
-  return [...chosen.values()].sort((a, b) => a.order - b.order).map((r) => r.entry);
+  const answered = new Set([...chosen.values()]);
+  const shadowed = all.filter((r) => !answered.has(r)).map((r) => ({ entry: r.entry, by: chosen.get(canonicalId(r.key))!.entry }));
+  return { answered: [...answered].sort((a, b) => a.order - b.order).map((r) => r.entry), shadowed };
 }
 
 function canonicalId(key: RequestKey): string {

@@ -43,6 +43,8 @@ const DROPPED_HEADERS = new Set(['content-length', 'content-encoding', 'transfer
 
 export class ReplayServer {
   readonly received: ReceivedRequest[] = [];
+  /** The recording (its file) each request was answered with, in order: what a replay measured. */
+  readonly answered: string[] = [];
   private readonly recordings: RecordingIndex;
   private readonly faults: (Fault & { left: number })[] = [];
 
@@ -158,6 +160,7 @@ export class ReplayServer {
     }
     const { exchange, file } = match.recording.entry;
     this.answering = file;
+    this.answered.push(file);
     const unsendable = unsendableResponse(exchange.response);
     if (unsendable) {
       this.badRecording(res, file, unsendable);

@@ -6,7 +6,7 @@ import type { MethodContrast } from '../benchmark/method-contrast.js';
 import { SPEED_REFERENCE } from '../benchmark/speed.js';
 import { rangeFromZero, xyBarChart } from './mermaid.js';
 import { fewerOrMore, plural } from './words.js';
-import { header } from './header.js';
+import { header, recordingsLine } from './header.js';
 import { familyMarkdownLines } from './families.js';
 import { answerText, lossCell, lostShare, places } from './losses.js';
 import { lossSummary } from '../formats/loss.js';
@@ -119,6 +119,17 @@ export function benchmarkMarkdown(result: BenchmarkResult): string {
     out.push(row(['dataset', ...s.formats.map(mdName)]), row(['---', ...s.formats.map(() => '---')]));
     for (const f of s.fit) out.push(row([datasetTitle(f.dataset), ...s.formats.map((name) => f.cells.get(name) ?? '')]));
     out.push('', '</details>');
+  }
+
+  const recordings = recordingsLine(result, 'below');
+  if (recordings) {
+    out.push('', '### Recordings', '', recordings);
+    const unmeasured = result.unmeasured ?? [];
+    if (unmeasured.length) {
+      out.push('', `<details><summary>Not measured (${unmeasured.length})</summary>`, '');
+      for (const u of unmeasured) out.push(`- ${mdCode(u.file)}: ${mdCode(u.reason)}`);
+      out.push('', '</details>');
+    }
   }
 
   const skipped = result.skipped ?? [];

@@ -8,6 +8,7 @@ import type { TokenizerName } from '../tokens/types.js';
 import type { Level } from '../trim/levels.js';
 import { plural } from './words.js';
 import { baselineFormatOf, MEASURED_BASELINES, type MeasuredBaseline } from '../metadata/format-metadata.js';
+import { groupBy } from '../group-by.js';
 
 /** The views every exporter shows, computed once from a result so table and Markdown agree. */
 export interface BenchmarkSummary {
@@ -367,17 +368,6 @@ function winnerOf(rows: BenchmarkRow[]): FormatName | undefined {
   const ok = rows.filter((r) => r.lossless && isCandidate(r.format));
   if (ok.length === 0) return undefined;
   return ok.reduce((a, b) => (b.tokens < a.tokens ? b : a)).format;
-}
-
-function groupBy<T>(xs: readonly T[], key: (x: T) => string): Map<string, T[]> {
-  const groups = new Map<string, T[]>();
-  for (const x of xs) {
-    const k = key(x);
-    const group = groups.get(k);
-    if (group) group.push(x);
-    else groups.set(k, [x]);
-  }
-  return groups;
 }
 
 function dsKey(r: BenchmarkRow): string {

@@ -4,7 +4,7 @@ import { int, pct, saved, SMALL_EDGE, summarize, type BenchmarkSummary } from '.
 import type { MethodContrast } from '../benchmark/method-contrast.js';
 import type { RenderOptions } from './exporter.js';
 import { SPEED_REFERENCE } from '../benchmark/speed.js';
-import { header, lossyText, skippedLines } from './header.js';
+import { header, lossyText, recordingsLine, skippedLines, unmeasuredLines } from './header.js';
 import { fewerOrMore, plural } from './words.js';
 import { baselineFormatOf } from '../metadata/format-metadata.js';
 import { familyDetailLines, familySummaryLines } from './families.js';
@@ -102,6 +102,10 @@ export function benchmarkTable(result: BenchmarkResult, options: RenderOptions =
   if (options.details) out.push(lossyText(result));
   else para(lossySummary(result));
   for (const line of lossLines(s)) out.push(...wrapText(t(line), width));
+  const recordings = recordingsLine(result, options.details ? 'below' : 'under --details (or --json)');
+  if (recordings) para(recordings);
+  // --details names every recording not measured, as skipped ones are always named.
+  if (options.details) out.push(...unmeasuredLines(result));
   for (const line of skippedLines(result)) para(line);
 
   if (!options.details) {

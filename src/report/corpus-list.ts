@@ -20,6 +20,12 @@ export function corpusListText(listing: CorpusListing, name: string): string {
       for (const d of project.datasets) lines.push(`    ${t(d.kind).padEnd(15)} ${t(d.label)}`);
     }
   }
+  const notMeasured = projects.flatMap((p) => p.notMeasured);
+  if (notMeasured.length) {
+    // Known before any replay; a run adds what replay finds (empty lists, pages nothing leads to) and lists both.
+    lines.push(`not measured: ${plural(notMeasured.length, 'recording')} no run measures`);
+    for (const u of notMeasured) lines.push(`  ${t(`${u.file}: ${u.reason}`)}`);
+  }
   if (listing.skipped.length) {
     lines.push(`skipped: ${plural(listing.skipped.length, 'recording')} that cannot be read`);
     for (const s of listing.skipped) lines.push(`  ${t(skippedText(s))}`);

@@ -35,6 +35,48 @@ export function isPullRequestItem(value: JsonValue): boolean {
 }
 
 /**
+ * Whether a list from the issues or search API holds pull requests only (at least one): such a
+ * list is measured as merge requests, not as an issues list with nothing left (a search with
+ * `is:pr` would otherwise vanish).
+ */
+export function pullRequestsOnly(items: readonly JsonValue[]): boolean {
+  return items.length > 0 && items.every(isPullRequestItem);
+}
+
+/**
+ * Pull requests as the issues and search APIs give them (issue-shaped, with a `pull_request`
+ * object) → merge requests. Those payloads carry no branches, reviewers or draft flag beyond
+ * `draft`: branches are empty, as for any pull request GitHub did not send them for. Keys are
+ * `pr#N`, or `owner/repo#N` when the list spans repositories.
+ */
+export function githubIssuePulls(raw: readonly JsonValue[]): MergeRequest[] {
+  const qualify = new Set(raw.map(repositoryOf)).size > 1;
+  return raw.map((value) => {
+    const o = asObject(value, 'a pull request');
+    const number = reqString(o, 'number', 'a pull request');
+    const repo = qualify ? repositoryOf(value) : undefined;
+    const merged = optString(optObject(o, 'pull_request'), 'merged_at') !== undefined;
+    return compact<MergeRequest>({
+      key: repo ? `${repo}#${number}` : `pr#${number}`,
+      title: reqString(o, 'title', 'a pull request'),
+      description: optString(o, 'body'),
+      state: merged ? 'merged' : (optString(o, 'state') ?? 'open'),
+      source: 'github',
+      source_branch: '',
+      target_branch: '',
+      author: githubUser(o['user']),
+      assignees: assigneesOf(o),
+      reviewers: [],
+      labels: labelNames(o),
+      draft: bool(o, 'draft'),
+      url: optString(o, 'html_url'),
+      created_at: optString(o, 'created_at'),
+      updated_at: optString(o, 'updated_at'),
+    });
+  });
+}
+
+/**
  * A list of issues. Keys are `gh#N`, unless the list spans several repositories (a search across
  * repositories): then every key names its repository, `owner/repo#N`, so no two items share a key.
  */

@@ -1,5 +1,13 @@
 import { each, has, str, type ItemShape } from '../item-shape.js';
-import { githubComment, githubFile, githubIssues, githubPull, githubReviewThreads, isPullRequestItem } from './normalize.js';
+import {
+  githubComment,
+  githubFile,
+  githubIssuePulls,
+  githubIssues,
+  githubPull,
+  githubReviewThreads,
+  isPullRequestItem,
+} from './normalize.js';
 
 /** GitHub payloads, by the fields only they have: `head`/`base`, `user`, `filename`, `diff_hunk`. */
 export const GITHUB_SHAPES: readonly ItemShape[] = [
@@ -20,6 +28,8 @@ export const GITHUB_SHAPES: readonly ItemShape[] = [
     // GitHub's issue lists also return pull requests; devboy reads those from the pulls endpoint, so
     // they are not issues here: the same rule as the client's (docs/providers.md).
     drop: isPullRequestItem,
+    // A list of pull requests only (an `is:pr` search) is merge requests, as the client measures it.
+    allDropped: { name: 'GitHub pull requests (issues API)', kind: 'merge_requests', normalize: githubIssuePulls },
     test: (o) => has(o, 'number', 'title') && (has(o, 'user') || has(o, 'html_url')),
   },
   {
