@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -11,6 +11,7 @@ import type { CorpusEntry } from '../src/replay/exchange.js';
 import { ReplayServer } from '../src/replay/server.js';
 import { runCli } from './helpers/cli.js';
 import { makeHostileCorpus, sourceItems } from './helpers/hostile-corpus.js';
+import { JIRA_EMAIL, JIRA_TOKEN, startJiraLive } from './helpers/live-apis.js';
 
 // Issue 21 item 6: one recording crashed the whole replay with a stack trace, even with
 // --allow-skipped (Node's writeHead threw on a header name with a space, a status 42, and a
@@ -120,6 +121,30 @@ describe('a recorded URL whose path has a malformed percent escape', () => {
       'https://jira.example.com/rest/api/2/issue/K-%ZZ/comment',
     ])
       for (const provider of PROVIDER_NAMES) assert.deepEqual(PROVIDERS[provider].classify(url), [], `${provider} ${url}`);
+  });
+});
+
+describe("devboy's own recording of a project named outside Latin-1", () => {
+  it("record -p jira --project 'PRØJ€CT', then benchmark --corpus of it: measured, no crash", async () => {
+    const out = mkdtempSync(join(tmpdir(), 'devboy-prj-'));
+    roots.push(out);
+    const live = await startJiraLive();
+    try {
+      const env = { JIRA_HOST: live.url, JIRA_EMAIL, JIRA_API_TOKEN: JIRA_TOKEN };
+      const rec = await runCli(['record', '-p', 'jira', '--project', 'PRØJ€CT', '--limit', '5', '--details', '1', '--out-dir', out], {
+        env,
+      });
+      assert.equal(rec.code, 0, rec.stderr);
+    } finally {
+      await live.close();
+    }
+    assert.deepEqual(readdirSync(join(out, 'jira')), ['PRØJ€CT']);
+    const result = join(out, 'run.json');
+    const r = await runCli(['benchmark', '--corpus', out, '--runs', '1', '--levels', 'minimal', '--formats', 'toon', '-o', result]);
+    assert.equal(r.code, 0, r.stderr);
+    const saved = JSON.parse(readFileSync(result, 'utf8')) as BenchmarkResult;
+    assert.deepEqual(saved.skipped, []);
+    assert.ok(saved.datasets.length > 0 && saved.datasets.every((d) => d.project === 'PRØJ€CT'));
   });
 });
 
