@@ -2,6 +2,7 @@ import { Flags } from '../src/cli/oclif.js';
 import { DevboyCommand } from '../src/cli/base-command.js';
 import { parseTokenizers, TOKENIZERS_HELP } from '../src/cli/tokenizer-flag.js';
 import { UsageError } from '../src/errors.js';
+import { candidateFormats } from '../src/formats/info.js';
 import { MAX_TIMER_SECONDS } from '../src/http/limits.js';
 import { FORMAT_NAMES, type FormatName } from '../src/formats/types.js';
 import { TOKENIZER_NAMES, type TokenizerName } from '../src/tokens/types.js';
@@ -33,7 +34,7 @@ the ledger could not be written; 2 usage (bad flag, no upstream, a program that 
 
   static override flags = {
     format: Flags.string({
-      description: 'encoding of re-encoded results; auto: the lossless one with the fewest --tokenizer tokens, per result',
+      description: `encoding of re-encoded results; auto: the lossless one with the fewest --tokenizer tokens among ${candidateFormats().join(', ')}, per result (a baseline is used only when named)`,
       options: ['auto', ...FORMAT_NAMES],
       default: 'auto',
     }),

@@ -5,15 +5,12 @@
 // processes at a time). A few files keep a process of their own: they time the network under forced
 // garbage collections or need a gigabyte of heap, and a shared process would disturb them or be
 // disturbed by them. They run one after another on the second core before its shared process, which
-// takes fewer files so that both cores end together.
+// takes less work so that both cores end together.
 // `node --test dist/test/NAME.test.js` still runs one file alone; test:corpus runs its files alone.
-import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const ALONE = ['cli-net.test.js', 'large-lists.test.js', 'net-timeouts.test.js'];
-// Of every five files in name order, the first shared process takes three, the second two (about
-// 18 s of CPU time fewer on a quiet 2-core machine: the files alone).
-const FIRST_OF_FIVE = new Set([1, 2, 4]);
 
 const testDir = fileURLToPath(new URL('../dist/test/', import.meta.url));
 const runDir = fileURLToPath(new URL('../dist/test-run/', import.meta.url));
@@ -22,11 +19,26 @@ const files = readdirSync(testDir)
   .sort();
 for (const f of ALONE) if (!files.includes(f)) throw new Error(`test-groups: ${f} is listed to run alone but dist/test has no such file`);
 
-rmSync(runDir, { recursive: true, force: true });
-mkdirSync(runDir);
+// The two shared processes are balanced by what each file costs (test/durations.json, written by
+// scripts/test-durations.js): longest first, each to the process with less to do so far; the files
+// alone count towards the second core's share. A file not in the table weighs the median.
+const durations = JSON.parse(readFileSync(fileURLToPath(new URL('../test/durations.json', import.meta.url)), 'utf8'));
+const known = Object.values(durations).sort((a, b) => a - b);
+const median = known.length > 0 ? known[Math.floor(known.length / 2)] : 1;
+const weight = (f) => durations[f.replace(/\.js$/, '.ts')] ?? median;
 const first = [];
 const second = [];
-files.filter((f) => !ALONE.includes(f)).forEach((f, i) => (FIRST_OF_FIVE.has(i % 5) ? first : second).push(f));
+const load = [0, ALONE.reduce((s, f) => s + weight(f), 0)];
+for (const f of files.filter((x) => !ALONE.includes(x)).sort((a, b) => weight(b) - weight(a) || (a < b ? -1 : 1))) {
+  const k = load[0] <= load[1] ? 0 : 1;
+  (k === 0 ? first : second).push(f);
+  load[k] += weight(f);
+}
+first.sort();
+second.sort();
+
+rmSync(runDir, { recursive: true, force: true });
+mkdirSync(runDir);
 // Each file is imported inside a suite of its own: its top-level hooks (before, after) then belong
 // to that suite. Imported side by side, a top-level before() is a hook of the whole process, and one
 // that fails (a fixture missing) cancels every test of every file there, hundreds of them.

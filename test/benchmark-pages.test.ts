@@ -12,7 +12,7 @@ import { loadTokenizer } from '../src/tokens/registry.js';
 import type { Tokenizer } from '../src/tokens/types.js';
 import { datasetAtLevel } from '../src/trim/levels.js';
 import { allFormats, corpusDatasets } from './helpers/budget.js';
-import { sample } from './helpers/sampling.js';
+import { sample, sampleFormats } from './helpers/sampling.js';
 
 // The benchmark plans each list's pages under every tokenizer with one set of chunk texts and page
 // checks (PageRenders): the pages and losses must be those of planning each one alone, as the
@@ -59,7 +59,7 @@ describe('benchmark pages: chunk texts shared by the tokenizers', () => {
     let multiPage = 0;
     for (const ds of sample(datasets, 36, 5)) {
       const items = datasetAtLevel(ds, 'raw');
-      for (const name of FORMAT_NAMES) {
+      for (const name of sampleFormats(FORMAT_NAMES, 0)) {
         const format = formats[name];
         const text = format.encode(items);
         const renders = new PageRenders(format, items);

@@ -6,13 +6,13 @@ import { chunkSummary } from '../src/budget/chunks/summary.js';
 import { readingOrder, STRATEGIES } from '../src/budget/strategies/strategy.js';
 import { resolveStrategy } from '../src/budget/strategies/resolver.js';
 import { UsageError } from '../src/errors.js';
-import type { Format, FormatName } from '../src/formats/types.js';
+import { FORMAT_NAMES, type Format, type FormatName } from '../src/formats/types.js';
 import type { JsonObject } from '../src/json/types.js';
 import { itemsOf, type Dataset } from '../src/model/index.js';
 import { datasetAtLevel, LEVELS } from '../src/trim/levels.js';
 import { allFormats, budgetInput, corpusDatasets, datasetName, itemName, memoTokenizer, responseBody } from './helpers/budget.js';
 
-import { FULL_SUITE, sample, sampleShare } from './helpers/sampling.js';
+import { FULL_SUITE, sample, sampleFormats, sampleShare } from './helpers/sampling.js';
 let datasets: Dataset[];
 let formats: Record<FormatName, Format>;
 let o200k: Awaited<ReturnType<typeof memoTokenizer>>;
@@ -189,7 +189,7 @@ describe('planChunks: the pages column', () => {
       for (const d of sample(sets, 18, b)) {
         for (const level of LEVELS) {
           const items = datasetAtLevel(d, level);
-          for (const format of Object.values(formats)) {
+          for (const format of sampleFormats(FORMAT_NAMES, b).map((n) => formats[n])) {
             const options = {
               kind: d.kind,
               format,
@@ -272,7 +272,7 @@ describe('planChunks: the pages column', () => {
       for (const d of sample(datasets, FULL_SUITE ? 3 : 24)) {
         for (const level of LEVELS) {
           const items = datasetAtLevel(d, level);
-          for (const format of Object.values(formats)) {
+          for (const format of sampleFormats(FORMAT_NAMES, 3 + (name === 'heuristic' ? 1 : 0)).map((n) => formats[n])) {
             const options = {
               kind: d.kind,
               format,

@@ -139,7 +139,7 @@ describe('devboy benchmark: reports', () => {
     // Lines are wrapped at the terminal's width: only their starts are matched.
     assert.match(table.stdout, /^Answer: against your YAML, (json|json-compact|toon|stc|gcf) (saves|costs) /m);
     assert.match(table.stdout, /^What the lossy formats lose \(o200k_base rows; /m);
-    assert.match(table.stdout, /^ {2}csv full: 2 of 2 datasets, [\d.]+% of/m);
+    assert.match(table.stdout, /^ {2}csv full: 2 of 2 datasets lossy, [\d.]+% of their /m);
   });
 
   it('--markdown gives a CI summary with totals, bias, round trips and folded details', async () => {

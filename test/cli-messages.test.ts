@@ -7,6 +7,7 @@ import { parseBenchmarkResult as parseBaseline } from '../src/benchmark/read-res
 import type { BenchmarkResult } from '../src/benchmark/schema.js';
 import { formatConvertStats } from '../src/convert/stats-text.js';
 import { describeDifference, firstDifference } from '../src/json/equal.js';
+import { isWellFormed } from '../src/json/surrogates.js';
 import { EXPORTERS } from '../src/report/index.js';
 import { fewerOrMore, int, plural } from '../src/report/words.js';
 import { runCli } from './helpers/cli.js';
@@ -141,6 +142,44 @@ describe('lossy rows: where the key orders part', () => {
     assert.equal(
       describeDifference(firstDifference(a, b)!),
       'key order changed at $, key 28: expected field_27,field_28,field_29; got field_28,field_27,field_29',
+    );
+  });
+});
+
+describe('lossy rows: where two strings part', () => {
+  // A diff hunk that a codec changed at character 124: a preview of each string's start would show
+  // the same text on both sides.
+  const head = `@@ -43,7 +59,9 @@ def request(method, path, options, version)\n${'       context line\n'.repeat(3)}`;
+  const expected = [{ diff_hunk: `${head}     }\n \n-    def x\n${'+ more\n'.repeat(5)}` }];
+  const actual = [{ diff_hunk: `${head}     }\n\\\n-    def x\n${'+ more\n'.repeat(5)}` }];
+
+  it('shows the region where they differ, from a little before, with its position, escaped', () => {
+    assert.equal(head.length, 122);
+    assert.equal(
+      describeDifference(firstDifference(expected, actual)!),
+      'value changed at $[0].diff_hunk, character 130 (expected …"context line\\n     }\\n \\n-    def x\\n+ more\\n+ more\\n+ more\\n+ more"…; got …"context line\\n     }\\n\\\\\\n-    def x\\n+ more\\n+ more\\n+ more\\n+ more"…)',
+    );
+  });
+
+  it('one string the start of the other: where the shorter ends', () => {
+    const long = 'x'.repeat(100);
+    assert.equal(
+      describeDifference(firstDifference({ s: long }, { s: `${long}tail` })!),
+      `value changed at $.s, character 101 (expected …"${'x'.repeat(20)}"; got …"${'x'.repeat(20)}tail")`,
+    );
+  });
+
+  it('counts characters, not UTF-16 units, and never cuts a surrogate pair or an escape', () => {
+    const pre = '😀'.repeat(80);
+    const d = describeDifference(firstDifference([`${pre}a\u0001`], [`${pre}b\u0001`])!);
+    assert.equal(d, `value changed at $[0], character 81 (expected …"${'😀'.repeat(20)}a\\u0001"; got …"${'😀'.repeat(20)}b\\u0001")`);
+    assert.ok(isWellFormed(d));
+  });
+
+  it('short strings are shown whole, as before', () => {
+    assert.equal(
+      describeDifference(firstDifference({ a: 'x\n \n' }, { a: 'x\n\\\n' })!),
+      'value changed at $.a (expected "x\\n \\n"; got "x\\n\\\\\\n")',
     );
   });
 });

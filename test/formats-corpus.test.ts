@@ -84,7 +84,7 @@ describe('the baselines on the corpus bodies (a fifth of them in the fast suite)
         }
       }
       if (name === 'yaml') {
-        // yaml's one known loss (docs/formats/baselines.md): a string it folds with a line of one space.
+        // yaml's one known loss (docs/formats/baselines.md): a long double-quoted string with a line of one space.
         const known = new Set(yamlKnown.files);
         const sampled = exchanges.filter((e) => known.has(e.file)).map((e) => e.file);
         assert.deepEqual(

@@ -16,7 +16,7 @@ import { parseLedger, type LedgerCall } from '../src/proxy/ledger.js';
 import { loadTokenizer } from '../src/tokens/registry.js';
 import { refLine } from '../src/transcript/canonical.js';
 import { runCli } from './helpers/cli.js';
-import { CORPUS_SERVER, connectThroughProxy, type ProxyRun } from './helpers/mcp-proxy.js';
+import { benchmarkWithLedger, CORPUS_SERVER, connectThroughProxy, type ProxyRun } from './helpers/mcp-proxy.js';
 import { corpusDir } from './helpers/paths.js';
 import { corpusBodies } from './mcp/corpus-server.js';
 
@@ -143,18 +143,7 @@ describe('devboy proxy in front of a corpus MCP server (SDK client over stdio)',
     const json = JSON.parse((await runCli(['session', log, '--json'])).stdout) as { refs: number; totals: { received_tokens: number }[] };
     assert.equal(json.refs, 1);
     const { calls } = parseLedger(readFileSync(log, 'utf8'), log);
-    const bench = await runCli([
-      'benchmark',
-      '--project',
-      'artsy__emission',
-      '--dataset',
-      'comments',
-      '--runs',
-      '1',
-      '--json',
-      '--session',
-      log,
-    ]);
+    const bench = await benchmarkWithLedger(log);
     assert.equal(bench.code, 0, bench.stderr);
     const doc = JSON.parse(bench.stdout) as BenchmarkResult;
     const t = (
@@ -201,7 +190,7 @@ describe('devboy proxy --budget: a long list in pages by the chunk planner, each
       texts(await run.client.callTool({ name: 'devboy_result', arguments: { id, ...args } }));
     const record = () => parseLedger(readFileSync(log, 'utf8'), log).calls[0]!;
     const count = Number(/in (\d+) chunks/.exec(first.at(-1)!)![1]);
-    const pages = [];
+    const pages: string[] = [];
     for (let n = 1; n <= count; n++) pages.push((await fetch({ page: n }))[0]!);
     const whole = (await fetch({}))[0]!;
     const again = texts(await run.client.callTool({ name: 'get_body', arguments: { name } }));
@@ -211,7 +200,7 @@ describe('devboy proxy --budget: a long list in pages by the chunk planner, each
     rmSync(tmp, { recursive: true, force: true });
 
     assert.equal(r.outcome, 'encoded');
-    assert.deepEqual(r.pages, { id, count });
+    assert.deepEqual({ id: r.pages!.id, count: r.pages!.count, member: r.pages!.member }, { id, count, member: null });
     assert.ok(count >= 2);
     assert.equal(pages[0], first.at(-1), 'page 1 is what the call returned');
     assert.match(pages[0]!, new RegExp(`\\[chunks\\] \\d+/${(body as unknown[]).length} items in ${count} chunks`));
@@ -219,7 +208,12 @@ describe('devboy proxy --budget: a long list in pages by the chunk planner, each
     const format = await loadFormat(r.format!);
     const o200k = await loadTokenizer('o200k_base');
     const items = pages.flatMap((p) => {
-      assert.ok(o200k.count(p) <= 2000 || /\(offset=\d+, limit=1\) << this response/.test(p), `page over budget: ${o200k.count(p)}`);
+      const over = r.pages!.over_budget.find((o) => pages[o.page - 1] === p);
+      if (o200k.count(p) > 2000) {
+        assert.ok(over && /\(offset=\d+, limit=1\) << this response/.test(p), `page over budget: ${o200k.count(p)}`);
+        assert.equal(over.tokens, o200k.count(p));
+        assert.match(p, /\n\[devboy proxy: page \d+ is over the 2,000-token budget: it holds one item/);
+      } else assert.equal(over, undefined);
       return format.decode(p.slice(0, p.lastIndexOf('\n\n[chunks] '))) as unknown[];
     });
     assert.ok(jsonEqual(items, body), 'the pages together are the list');
@@ -247,10 +241,14 @@ describe('devboy proxy --level: known provider lists lowered by choice, labelled
     rmSync(tmp, { recursive: true, force: true });
     assert.match(
       label,
-      /^\[devboy proxy: \d+ .+ at minimal detail, fields left out by choice; the upstream's whole result: devboy_result \{"id": "shadow_/,
+      /^\[devboy proxy: \d+ .+ at minimal detail \(fields left out by choice\).*; the upstream's whole result: devboy_result \{"id": "shadow_/,
     );
     assert.equal(r.level, 'minimal');
-    assert.equal(r.note, 'minimal detail: lossy by choice');
+    assert.equal(r.outcome, 'lowered');
+    assert.match(
+      r.note!,
+      /^minimal detail by --level: lossy by choice(, \d+ pull requests left out)?; the text decodes to the lowered items \(checked\)$/,
+    );
     const want = itemsAtLevel(readResponse(parseJson(upstream), name), 'minimal');
     assert.ok(jsonEqual((await loadFormat(r.format!)).decode(got.at(-1)!), want));
     assert.deepEqual(whole, [upstream]);

@@ -141,6 +141,11 @@ export interface SessionSummary {
     combined: number;
     /** 1 - received / baseline tokens, what the model really got. */
     measured: number;
+    /**
+     * A proxy ledger whose calls `--level` lowered: their saving, 1 - received / baseline over them.
+     * Lossy by choice, so kept out of `encoder` and `combined` (in `measured`); absent otherwise.
+     */
+    level?: number;
     baseline_tokens: number;
     received_tokens: number;
   }[];

@@ -71,6 +71,7 @@ export function ledgerDedupForBenchmark(
         encoder: roundFraction(t.encoder),
         combined: roundFraction(t.combined),
         measured: roundFraction(t.measured),
+        ...(summary.lowered ? { level: roundFraction(t.level) } : {}),
         baseline_tokens: t.baseline_tokens,
         received_tokens: t.received_tokens,
       })),

@@ -31,10 +31,17 @@ export interface PlanChunksOptions {
    */
   sizes?: () => readonly number[];
   /**
-   * `format.encode` of the values [from, to), when the caller keeps what it encoded (the benchmark
-   * plans the same list under several tokenizers). Only for raw items (no `level`): they are the values.
+   * The content of the chunk of values [from, to), default `format.encode` of them: the benchmark passes
+   * what it encoded already (it plans the same list under several tokenizers), `devboy proxy` the first
+   * chunk inside the object the list came in. Only for raw items (no `level`): they are the values.
    */
   render?: (from: number, to: number) => string;
+  /**
+   * How each response is checked against the budget: `parts` (the default: content, index and a join
+   * margin counted apart, a count saved per chunk; the benchmark's pages column) or `response` (each
+   * response counted whole, as it is sent: `devboy proxy`, which promises every page within the budget).
+   */
+  check?: 'parts' | 'response';
 }
 
 export interface ChunkPlan {
@@ -61,10 +68,7 @@ export function planChunks(items: readonly JsonValue[] | readonly ModelItem[], o
   const count = options.count ?? ((text: string) => options.tokenizer.count(text));
   const { values, spec } = prepare(items, options);
   const base = { budget: options.budget, tokenizer: options.tokenizer.name };
-  const encodeRange =
-    options.render && (options.level === undefined || options.level === 'raw')
-      ? options.render
-      : (from: number, to: number) => options.format.encode(values.slice(from, to));
+  const encodeRange = rangeEncoder(values, options);
   const wholeTokens = count(options.wholeText ?? encodeRange(0, values.length));
   if (wholeTokens <= options.budget || values.length === 0) {
     return {
@@ -85,7 +89,7 @@ export function planChunks(items: readonly JsonValue[] | readonly ModelItem[], o
     budget: options.budget,
     tokens: count,
     wholeTokens,
-    check: 'parts',
+    check: options.check ?? 'parts',
   });
   let total = packed.chunks.length;
   if (packed.oversized.length > 0) {
@@ -116,8 +120,15 @@ export function chunkResponse(
 ): string {
   const { values, spec } = prepare(items, options);
   const c = plan.chunks[k]!;
-  const content = options.format.encode(values.slice(c.offset, c.offset + c.limit));
+  const content = rangeEncoder(values, options)(c.offset, c.offset + c.limit);
   return plan.chunks.length <= 1 ? content : withIndex(content, chunkIndexText(plan.chunks, k, spec, plan.index_form ?? 'elided'));
+}
+
+/** The content of a chunk: `render` where the caller gave one for raw items, else the format's encoding of the slice. */
+function rangeEncoder(values: readonly JsonValue[], options: PlanChunksOptions): (from: number, to: number) => string {
+  return options.render && (options.level === undefined || options.level === 'raw')
+    ? options.render
+    : (from: number, to: number) => options.format.encode(values.slice(from, to));
 }
 
 function prepare(items: readonly JsonValue[] | readonly ModelItem[], options: PlanChunksOptions): { values: JsonValue[]; spec: IndexSpec } {

@@ -81,9 +81,9 @@ export const FORMAT_INFO: Record<FormatName, FormatInfo> = {
     mediaType: 'application/yaml',
     extension: '.yaml',
     get implementation() {
-      return `yaml ${packageVersion('yaml')} (stringify/parse, core schema)`;
+      return `yaml ${packageVersion('yaml')} (stringify with no folding, parse with the core schema)`;
     },
-    // yaml 2.9.1 folds a long double-quoted string with a line of one space wrongly (docs/formats/baselines.md).
+    // yaml 2.9.1 escapes a line of one space twice in a long double-quoted string (docs/formats/baselines.md).
     roundTrip: 'known-losses',
     role: 'baseline',
   },

@@ -45,6 +45,11 @@ export interface Difference {
   actual: string;
   /** For `key-order`: both key lists, whole (keys may contain commas, so not split from the strings). */
   keys?: { expected: string[]; actual: string[] };
+  /**
+   * For two long strings: the character (code point, from 1) where they part. `expected` and
+   * `actual` then show each string around it rather than from its start, which both share.
+   */
+  character?: number;
 }
 
 interface Visit {
@@ -111,6 +116,7 @@ export function firstDifference(expected: unknown, actual: unknown, path = '$'):
         work.push({ visit: { expected: eo[k], actual: ao[k], parent: at, segment: member('', k) } });
       }
     } else if (!jsonEqual(e, a)) {
+      if (typeof e === 'string' && typeof a === 'string') return { path: pathOf(at), kind: 'value', ...stringsPart(e, a) };
       return { path: pathOf(at), kind: 'value', expected: preview(e), actual: preview(a) };
     }
   }
@@ -151,7 +157,7 @@ export function describeDifference(difference: Difference): string {
     case 'length':
       return `array length changed at ${d.path} (expected ${d.expected}; got ${d.actual})`;
     default:
-      return `${d.kind === 'type' ? 'type' : 'value'} changed at ${d.path} (expected ${d.expected}; got ${d.actual})`;
+      return `${d.kind === 'type' ? 'type' : 'value'} changed at ${d.path}${d.character ? `, character ${d.character}` : ''} (expected ${d.expected}; got ${d.actual})`;
   }
 }
 
@@ -174,6 +180,45 @@ function preview(v: unknown): string {
     // Too deep for JSON.stringify's recursion: say what it is instead.
     return Array.isArray(v) ? `[… ${v.length} elements]` : `{… ${Object.keys(v as object).length} keys}`;
   }
+}
+
+/** Characters shown before and from the place where two long strings part. */
+const BEFORE = 20;
+const FROM = 40;
+
+/**
+ * Two different strings as a reader can tell them apart: whole when both previews fit, else each
+ * from a little before the first character where they part to a little after, with that
+ * character's number. Cuts fall between code points, so a surrogate pair is never split, and each
+ * part is JSON-escaped after it is cut, so an escape is never split either.
+ */
+function stringsPart(e: string, a: string): Pick<Difference, 'expected' | 'actual' | 'character'> {
+  const whole = { expected: preview(e), actual: preview(a) };
+  if (!whole.expected.endsWith('…') && !whole.actual.endsWith('…')) return whole;
+  let at = 0;
+  while (at < e.length && at < a.length && e.charCodeAt(at) === a.charCodeAt(at)) at++;
+  // Both strings share the high surrogate when only the low one differs: part before the pair.
+  if (at > 0 && isHighSurrogate(e.charCodeAt(at - 1))) at--;
+  let start = at;
+  for (let n = 0; n < BEFORE && start > 0; n++)
+    start -= start > 1 && isLowSurrogate(e.charCodeAt(start - 1)) && isHighSurrogate(e.charCodeAt(start - 2)) ? 2 : 1;
+  let character = 1;
+  for (let i = 0; i < at; i++) if (!(isLowSurrogate(e.charCodeAt(i)) && i > 0 && isHighSurrogate(e.charCodeAt(i - 1)))) character++;
+  const around = (s: string) => {
+    let end = at;
+    for (let n = 0; n < FROM && end < s.length; n++)
+      end += isHighSurrogate(s.charCodeAt(end)) && isLowSurrogate(s.charCodeAt(end + 1)) ? 2 : 1;
+    return `${start > 0 ? '…' : ''}${JSON.stringify(s.slice(start, end))}${end < s.length ? '…' : ''}`;
+  };
+  return { expected: around(e), actual: around(a), character };
+}
+
+function isHighSurrogate(c: number): boolean {
+  return c >= 0xd800 && c <= 0xdbff;
+}
+
+function isLowSurrogate(c: number): boolean {
+  return c >= 0xdc00 && c <= 0xdfff;
 }
 
 function clipMiddle(s: string, max = 160): string {

@@ -16,6 +16,14 @@ export type ResponseItems = ItemList & {
   rawAligned: boolean;
   pagination?: Pagination;
   sort?: SortInfo;
+  /** Where the list was in the body: the members to it (`['issues']` in a Jira search); empty when the body is the list or one item. */
+  path: string[];
+  /** The body was one item, read as a list of one. */
+  single?: boolean;
+  /** The value was a recorded exchange; `path` and `single` describe its response body. */
+  exchange?: boolean;
+  /** Items the list held that are not of its kind and were left out (GitHub's pull requests in an issue list). */
+  dropped?: { what: string; keys: string[] };
 };
 
 /**
@@ -56,7 +64,7 @@ function fromExchange(exchange: JsonObject, file: string, kind?: DatasetKind): R
   const browseBase = origin(url);
   const read = fromBody(body, browseBase, file, kind ?? call.kind, call.endpoint === 'issue_comments');
   const { pagination, sort } = PROVIDERS[call.provider].responseMeta(call, { url, headers, body, count: read.raw.length });
-  return { ...read, ...(pagination ? { pagination } : {}), ...(sort ? { sort } : {}) };
+  return { ...read, exchange: true, ...(pagination ? { pagination } : {}), ...(sort ? { sort } : {}) };
 }
 
 function fromBody(
@@ -72,11 +80,11 @@ function fromBody(
         ? ((body['fields'] as JsonObject)['comment'] as JsonObject)['comments']
         : undefined;
     if ((kind === 'comments' || embeddedComments) && Array.isArray(jiraComments))
-      return fromList(jiraComments, browseBase, file, 'comments');
+      return { ...fromList(jiraComments, browseBase, file, 'comments'), path: ['fields', 'comment', 'comments'] };
     for (const field of ['items', 'issues', 'comments', 'changes', 'values']) {
       const list = body[field];
       if (!Array.isArray(list)) continue;
-      const read = fromList(list, browseBase, file, kind);
+      const read = { ...fromList(list, browseBase, file, kind), path: [field] };
       if (field === 'items' && read.shape.startsWith('devboy')) {
         const pagination = isJsonObject(body['pagination']) ? (body['pagination'] as unknown as Pagination) : undefined;
         const sort = isJsonObject(body['sort_info']) ? (body['sort_info'] as unknown as SortInfo) : undefined;
@@ -84,7 +92,7 @@ function fromBody(
       }
       return read;
     }
-    return fromList([body], browseBase, file, kind);
+    return { ...fromList([body], browseBase, file, kind), single: true };
   }
   if (Array.isArray(body)) return fromList(body, browseBase, file, kind);
   throw new DataError(
@@ -94,7 +102,7 @@ function fromBody(
 }
 
 function fromList(list: JsonValue[], browseBase: string | undefined, file: string, kind?: DatasetKind): ResponseItems {
-  if (list.length === 0) return { ...listOf(kind ?? 'issues', []), shape: 'an empty list', raw: [], rawAligned: true };
+  if (list.length === 0) return { ...listOf(kind ?? 'issues', []), shape: 'an empty list', raw: [], rawAligned: true, path: [] };
   const { shape, mismatch } = shapeOfList(list, browseBase, kind);
   const wanted = kind ? ` ${kind.replace('_', ' ')}` : '';
   if (!shape)
@@ -103,19 +111,38 @@ function fromList(list: JsonValue[], browseBase: string | undefined, file: strin
       { file },
     );
   if (mismatch !== undefined) throw new DataError(`item ${mismatch + 1} of the list is not like the first (${shape.name})`, { file });
-  const kept = shape.drop ? list.filter((v) => !shape.drop!(v)) : list;
+  const drop = shape.drop;
+  const kept = drop ? list.filter((v) => !drop.test(v)) : list;
   if (kept.length === 0 && shape.allDropped)
     return {
       ...listOf(shape.allDropped.kind, shape.allDropped.normalize(list)),
       shape: shape.allDropped.name,
       raw: list,
       rawAligned: true,
+      path: [],
     };
   if (kind !== undefined && shape.kind !== kind)
     throw new DataError(`cannot tell what these items are: not GitHub, GitLab, Jira or devboy${wanted} items (they are ${shape.name})`, {
       file,
     });
-  return { ...listOf(shape.kind, shape.normalize(kept)), shape: shape.name, raw: kept, rawAligned: shape.aligned };
+  const dropped =
+    drop && kept.length < list.length
+      ? {
+          what: drop.what,
+          keys: drop.keys(
+            list.filter((v) => drop.test(v)),
+            list,
+          ),
+        }
+      : undefined;
+  return {
+    ...listOf(shape.kind, shape.normalize(kept)),
+    shape: shape.name,
+    raw: kept,
+    rawAligned: shape.aligned,
+    path: [],
+    ...(dropped ? { dropped } : {}),
+  };
 }
 
 function pathOf(url: string): string {

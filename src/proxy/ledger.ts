@@ -4,9 +4,11 @@ import { isJsonObject, type JsonObject } from '../json/types.js';
 import { forEachJsonLine } from '../transcript/parse-native.js';
 import type { FormatName } from '../formats/types.js';
 import type { TokenizerName } from '../tokens/types.js';
+import type { LeftOut } from './level.js';
+import type { OverBudgetPage } from './pages.js';
 
 /** How a proxied tool call reached the model. */
-export const CALL_OUTCOMES = ['encoded', 'kept', 'ref', 'fetched', 'error'] as const;
+export const CALL_OUTCOMES = ['encoded', 'lowered', 'kept', 'ref', 'fetched', 'error'] as const;
 export type CallOutcome = (typeof CALL_OUTCOMES)[number];
 
 /** The first line of a ledger: the settings every figure below was made with. */
@@ -41,9 +43,15 @@ export interface LedgerCall {
   verified: boolean;
   /** Why the upstream's text went through unchanged, when it did. */
   why: string | null;
-  /** --level applied (lossy by choice), or null. */
+  /** --level applied (lossy by choice; outcome `lowered`), or null. */
   level: string | null;
-  pages: { id: string; count: number } | null;
+  /** Items of the upstream's list a lowered result does not hold (GitHub's pull requests in an issue list), or null. */
+  left_out: LeftOut | null;
+  /**
+   * A body over --budget sent in pages: how many, the object member whose list they hold (null: the
+   * result is the list), and the pages over the budget (each one item too large for a page), or null.
+   */
+  pages: { id: string; count: number; member: string | null; over_budget: OverBudgetPage[] } | null;
   dedup: 'first' | 'ref' | 'plain' | null;
   dedup_id: string | null;
   bytes_before: number;
@@ -56,7 +64,7 @@ export interface LedgerCall {
   explainer_tokens: Partial<Record<TokenizerName, number>>;
   /** Milliseconds from the upstream's answer to the proxy's. */
   ms_added: number;
-  /** Anything else the reader should know (a result over --max-result-mb). */
+  /** Anything else the reader should know (a result over --max-result-mb, one over --budget sent whole, a lowered one); also on standard error. */
   note?: string;
 }
 

@@ -2,8 +2,19 @@ import { parseJson } from '../json/parse.js';
 import { firstLoneSurrogate, isWellFormed } from '../json/surrogates.js';
 import { isJsonObject, type JsonValue } from '../json/types.js';
 import { verifyRoundTrip } from '../formats/verify.js';
+import { candidateFormats } from '../formats/info.js';
+import { byRank } from '../formats/rank.js';
 import type { Format, FormatName } from '../formats/types.js';
 import type { Tokenizer } from '../tokens/types.js';
+
+/**
+ * The formats the proxy tries: for --format auto the candidates, as `convert --to auto` (a baseline such
+ * as CSV is measured, never chosen); a format named, baseline or not, is tried alone, as `convert --to`
+ * writes it.
+ */
+export function proxyFormats(format: FormatName | 'auto'): FormatName[] {
+  return format === 'auto' ? candidateFormats() : [format];
+}
 
 /** What the proxy does with one text block of a tool result. */
 export type TextVerdict =
@@ -26,7 +37,7 @@ export type TextVerdict =
     };
 
 export interface TextRewriteSettings {
-  /** The candidates, in registry order: one format, or every format for --format auto. */
+  /** The formats to try (proxyFormats): one, or the candidates for --format auto. */
   formats: readonly Format[];
   /** What "fewer tokens" is counted with (--tokenizer). */
   tokenizer: Tokenizer;
@@ -72,28 +83,28 @@ export function readJsonText(text: string, maxBytes: number): { value: JsonValue
  */
 export function encodeValue(text: string, value: JsonValue, settings: TextRewriteSettings): TextVerdict {
   const failures: string[] = [];
-  const candidates: { format: Format; text: string; tokens: number; order: number }[] = [];
-  settings.formats.forEach((format, order) => {
+  const candidates: { format: FormatName; codec: Format; text: string; tokens: number }[] = [];
+  for (const codec of settings.formats) {
     try {
-      const encoded = format.encode(value);
-      candidates.push({ format, text: encoded, tokens: settings.tokenizer.count(encoded), order });
+      const encoded = codec.encode(value);
+      candidates.push({ format: codec.name, codec, text: encoded, tokens: settings.tokenizer.count(encoded) });
     } catch (err) {
-      failures.push(`${format.name}: ${(err as Error).message}`);
+      failures.push(`${codec.name}: ${(err as Error).message}`);
     }
-  });
-  // A tie keeps the earlier format in the registry's order: the choice must not depend on anything else.
-  candidates.sort((a, b) => a.tokens - b.tokens || a.order - b.order);
+  }
+  // convert --to auto's order (a tie to the earlier format in the registry): the choice depends on the text alone.
+  candidates.sort(byRank);
   const before = settings.tokenizer.count(text);
   for (const c of candidates) {
     if (c.tokens >= before)
       return {
         kind: 'kept',
-        reason: `${c.format.name} is not smaller (${c.tokens} vs ${before} ${settings.tokenizer.name} tokens)`,
+        reason: `${c.format} is not smaller (${c.tokens} vs ${before} ${settings.tokenizer.name} tokens)`,
         value,
       };
-    const check = verifyRoundTrip(c.format, value, c.text);
-    if (check.lossless) return { kind: 'encoded', format: c.format.name, text: c.text, value, before, after: c.tokens };
-    failures.push(check.reason ?? `${c.format.name} did not round-trip`);
+    const check = verifyRoundTrip(c.codec, value, c.text);
+    if (check.lossless) return { kind: 'encoded', format: c.format, text: c.text, value, before, after: c.tokens };
+    failures.push(check.reason ?? `${c.format} did not round-trip`);
   }
   return { kind: 'kept', reason: `no format round-trips it (${failures.join('; ')})`, value };
 }

@@ -1,7 +1,7 @@
 import type { Readable, Writable } from 'node:stream';
 import { DevboyError } from '../errors.js';
 import { loadExplainers } from '../formats/explainers.js';
-import { FORMAT_NAMES, loadFormats, type FormatName } from '../formats/registry.js';
+import { loadFormats, type FormatName } from '../formats/registry.js';
 import { loadTokenizer } from '../tokens/registry.js';
 import type { TokenizerName } from '../tokens/types.js';
 import { DEFAULT_DEDUP } from '../transcript/types.js';
@@ -9,6 +9,7 @@ import { devboyVersion } from '../versions.js';
 import { Bridge, clip, type AddedTool, type BridgeEnd } from './bridge.js';
 import type { ProxyLevel } from './level.js';
 import { LedgerWriter, type LedgerCall, type LedgerHeader } from './ledger.js';
+import { proxyFormats } from './rewrite-text.js';
 import { ResultShaper } from './shape-result.js';
 import { summarizeLedger, type ProxySummary } from './summary.js';
 import { toolMatcher } from './tool-match.js';
@@ -66,7 +67,7 @@ const STORE_CHARS = 64 * 1024 * 1024;
 export async function runProxy(req: ProxyRequest): Promise<ProxyOutcome> {
   const counterNames = [req.tokenizer, ...req.tokenizers.filter((t) => t !== req.tokenizer)];
   const counters = await Promise.all(counterNames.map((n) => loadTokenizer(n)));
-  const formats = await loadFormats(req.format === 'auto' ? FORMAT_NAMES : [req.format]);
+  const formats = await loadFormats(proxyFormats(req.format));
   const explainers = req.explainer ? await loadExplainers(formats.map((f) => f.name)) : [];
   const maxResultBytes = Math.round(req.maxResultMb * 1024 * 1024);
   // A message must fit whole to be passed on at all; a result over --max-result-mb is passed on unread.

@@ -5,10 +5,11 @@ import type { JsonValue } from '../json/types.js';
 import { canonicalBody, digestBody, idHeader, refLine } from '../transcript/canonical.js';
 import { DedupIndex, type DedupDecision } from '../transcript/dedup.js';
 import type { DedupOptions } from '../transcript/types.js';
+import { int } from '../report/words.js';
 import type { Tokenizer, TokenizerName } from '../tokens/types.js';
 import type { LedgerCall } from './ledger.js';
-import { trimToLevel, type ProxyLevel } from './level.js';
-import { pageHint, planPages } from './pages.js';
+import { lowerToLevel, type Lowered, type ProxyLevel } from './level.js';
+import { pageHint, planPages, type Paged } from './pages.js';
 import { encodeValue, readJsonText, rewriteText, type TextVerdict } from './rewrite-text.js';
 import { ResultStore } from './store.js';
 
@@ -17,7 +18,7 @@ export type ToolResult = { content?: unknown; isError?: unknown; [key: string]: 
 type TextBlock = { type: 'text'; text: string; [key: string]: unknown };
 
 export interface ShapeSettings {
-  /** Candidate encodings in registry order: one, or all for --format auto. */
+  /** The formats to try (proxyFormats): one, or the candidates for --format auto. */
   formats: readonly Format[];
   /** --tokenizer: chooses the format and decides "fewer". */
   tokenizer: Tokenizer;
@@ -112,6 +113,8 @@ export class ResultShaper {
     const explainer = this.explainerFor([...formats]);
     const sentContent = explainer ? [{ type: 'text', text: explainer.text }, ...newContent] : newContent;
     const after = sentContent.filter(isTextBlock).map((b) => b.text);
+    const bodyTokens = newContent.filter(isTextBlock).reduce((n, b) => n + this.memo(this.settings.tokenizer).count(b.text), 0);
+    const overBudget = this.sentWhole(bodyTokens, `the result has ${content.length} content blocks (a result of one text block is paged)`);
     const encoded = verdicts.filter((v) => v.kind === 'encoded');
     const why = verdicts.find((v): v is Extract<TextVerdict, { kind: 'kept' }> => v.kind === 'kept')?.reason ?? null;
     return {
@@ -119,7 +122,13 @@ export class ResultShaper {
       record: this.finish(
         { ...base, format: encoded.length ? (encoded[0] as { format: FormatName }).format : null, verified: encoded.length > 0 },
         started,
-        { outcome: encoded.length ? 'encoded' : 'kept', why, after, explainer: explainer ? [explainer.text] : [] },
+        {
+          outcome: encoded.length ? 'encoded' : 'kept',
+          why,
+          after,
+          explainer: explainer ? [explainer.text] : [],
+          ...(overBudget ? { note: overBudget } : {}),
+        },
       ),
     };
   }
@@ -150,11 +159,8 @@ export class ResultShaper {
     const v: TextVerdict =
       'value' in read ? encodeValue(block.text, read.value, this.textSettings()) : { kind: 'kept', reason: read.reason };
     const body = v.kind === 'encoded' ? v.text : block.text;
-    const format = v.kind === 'encoded' ? s.formats.find((f) => f.name === v.format)! : undefined;
-    const pages =
-      s.budget !== null && v.kind === 'encoded' && format && v.after > s.budget
-        ? planPages(v.value, format, s.tokenizer, s.budget, pageHint(s.addedTool, id))
-        : null;
+    const paging = this.pagesFor(body, v.kind === 'encoded' ? { value: v.value, format: v.format } : { why: v.reason }, id);
+    const pages = paging.paged?.pages;
     const explainer = v.kind === 'encoded' ? this.explainerFor([v.format]) : undefined;
     const header = decision?.kind === 'first' ? idHeader(decision.id) : undefined;
     const sent: unknown[] = [];
@@ -172,7 +178,7 @@ export class ResultShaper {
           ...base,
           format: v.kind === 'encoded' ? v.format : null,
           verified: v.kind === 'encoded',
-          pages: pages ? { id, count: pages.length } : null,
+          pages: pagesRecord(id, paging.paged),
           dedup: decision ? (decision.kind === 'plain' ? 'plain' : 'first') : null,
           dedup_id: header !== undefined ? id : null,
         },
@@ -183,15 +189,17 @@ export class ResultShaper {
           after: [...(explainer ? [explainer.text] : []), ...(header !== undefined ? [header] : []), shownBody],
           header: header !== undefined ? [header] : [],
           explainer: explainer ? [explainer.text] : [],
+          ...(paging.note ? { note: paging.note } : {}),
         },
       ),
     };
   }
 
   /**
-   * --level: a provider list lowered to a detail level, encoded and verified as that lowered list, with
-   * a line saying so and how to get the upstream's whole result (held under `id`). Null when the
-   * value is no list devboy models or the lowered list would not be smaller.
+   * --level: a provider result lowered to a detail level, encoded and verified as that lowered value
+   * (paged with --budget like any other), with a line saying so, naming any items left out, and how to
+   * get the upstream's whole result (held under `id`). Null when the value is nothing devboy models or
+   * the lowered value would not be smaller.
    */
   private shapeAtLevel(
     result: ToolResult,
@@ -202,24 +210,71 @@ export class ResultShaper {
     base: LedgerCall,
     started: number,
   ): Shaped | null {
-    const trimmed = trimToLevel(value, level);
-    if (!trimmed) return null;
-    const v = encodeValue(block.text, trimmed.items, this.textSettings());
+    const lowered = lowerToLevel(value, level);
+    if (!lowered) return null;
+    const v = encodeValue(block.text, lowered.value, this.textSettings());
     if (v.kind !== 'encoded') return null;
-    const label = `[devboy proxy: ${trimmed.items.length} ${trimmed.shape} at ${level} detail, fields left out by choice; the upstream's whole result: ${this.settings.addedTool} {"id": "${id}"}]`;
+    const paging = this.pagesFor(v.text, { value: v.value, format: v.format }, id);
+    const shown = paging.paged ? paging.paged.pages[0]! : v.text;
+    const label = levelLabel(lowered, level, this.settings.addedTool, id);
     const explainer = this.explainerFor([v.format]);
-    this.store.put(id, { whole: block.text });
-    const sent = [...(explainer ? [explainer.text] : []), label, v.text];
+    this.store.put(id, { whole: block.text, ...(paging.paged ? { pages: paging.paged.pages } : {}) });
+    const sent = [...(explainer ? [explainer.text] : []), label, shown];
+    const left = lowered.leftOut;
+    const note = [
+      `${level} detail by --level: lossy by choice${left ? `, ${left.items} ${left.what} left out` : ''}; the text decodes to the lowered items (checked)`,
+      paging.note,
+    ];
     return {
-      result: { ...result, content: [...sent.slice(0, -1).map((text) => ({ type: 'text', text })), { ...block, text: v.text }] },
-      record: this.finish({ ...base, format: v.format, verified: true, level, dedup_id: id }, started, {
-        outcome: 'encoded',
-        why: null,
-        after: sent,
-        explainer: explainer ? [explainer.text] : [],
-        note: `${level} detail: lossy by choice`,
-      }),
+      result: { ...result, content: [...sent.slice(0, -1).map((text) => ({ type: 'text', text })), { ...block, text: shown }] },
+      record: this.finish(
+        // Not `verified`: the text is not the upstream's value, by choice.
+        { ...base, format: v.format, verified: false, level, left_out: left, pages: pagesRecord(id, paging.paged), dedup_id: id },
+        started,
+        {
+          outcome: 'lowered',
+          why: null,
+          after: sent,
+          explainer: explainer ? [explainer.text] : [],
+          note: note.filter((n) => n !== undefined).join('; '),
+        },
+      ),
     };
+  }
+
+  /**
+   * With --budget, a body over it: its pages, or why it goes whole (the ledger's note, and standard
+   * error, say so: a budget is never dropped silently). Pages with an item too large for any page
+   * are noted too.
+   */
+  private pagesFor(
+    body: string,
+    source: { value: JsonValue; format: FormatName } | { why: string },
+    id: string,
+  ): { paged?: Paged; note?: string } {
+    const s = this.settings;
+    if (s.budget === null) return {};
+    const tokenizer = this.memo(s.tokenizer);
+    const tokens = tokenizer.count(body);
+    if (tokens <= s.budget) return {};
+    if ('why' in source) return { note: this.sentWhole(tokens, `the upstream's text goes through unchanged (${source.why})`) };
+    const format = s.formats.find((f) => f.name === source.format)!;
+    const plan = planPages(source.value, format, tokenizer, s.budget, pageHint(s.addedTool, id));
+    if ('unpaged' in plan) return { note: this.sentWhole(tokens, plan.unpaged) };
+    const { over, pages } = plan.paged;
+    if (over.length === 0) return { paged: plan.paged };
+    const why = over.every((o) => o.limit === 1) ? 'each holds one item larger than a page' : 'the chunk planner could not fit them all';
+    return {
+      paged: plan.paged,
+      note: `${over.length} of ${pages.length} pages over --budget ${s.budget}: ${why} (page${over.length > 1 ? 's' : ''} ${over.map((o) => o.page).join(', ')})`,
+    };
+  }
+
+  /** The note on a body over --budget that goes whole, and why; undefined when there is no budget or it is within. */
+  private sentWhole(tokens: number, why: string): string | undefined {
+    const { budget, tokenizer } = this.settings;
+    if (budget === null || tokens <= budget) return undefined;
+    return `over --budget (${int(tokens)} ${tokenizer.name} tokens, budget ${budget}), sent whole: not paged: ${why}`;
   }
 
   /** The added tool: a page, or the whole result, of an id the model was shown. */
@@ -308,6 +363,7 @@ export class ResultShaper {
       verified: false,
       why: null,
       level: null,
+      left_out: null,
       pages: null,
       dedup: null,
       dedup_id: null,
@@ -369,6 +425,18 @@ function bytesOf(texts: readonly string[]): number {
 
 function zeros(counters: readonly Tokenizer[]): Partial<Record<TokenizerName, number>> {
   return Object.fromEntries(counters.map((t) => [t.name, 0]));
+}
+
+/** The ledger's `pages` of a paged body. */
+function pagesRecord(id: string, paged: Paged | undefined): LedgerCall['pages'] {
+  return paged ? { id, count: paged.pages.length, member: paged.member, over_budget: paged.over } : null;
+}
+
+/** The line above a lowered result: what it holds, at which level, what was left out, where the whole is. */
+function levelLabel(l: Lowered, level: ProxyLevel, tool: string, id: string): string {
+  const where = l.member ? ` in the result's ${JSON.stringify(l.member)} (its other members as sent)` : '';
+  const left = l.leftOut ? `; left out: ${l.leftOut.items} ${l.leftOut.what} (${l.leftOut.keys.join(', ')})` : '';
+  return `[devboy proxy: ${l.holds} at ${level} detail (fields left out by choice)${where}${left}; the upstream's whole result: ${tool} {"id": "${id}"}]`;
 }
 
 function round3(ms: number): number {

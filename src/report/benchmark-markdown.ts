@@ -88,8 +88,23 @@ export function benchmarkMarkdown(result: BenchmarkResult): string {
       `### Session ${mdCode(x.file)}: ${plural(x.calls, 'call')}, ${int(x.hits)} repeated (savings of ${mdTokenizer(s.primary)} tokens vs ${mdName(x.baseline)}; combined = dedup + (1 − dedup) × encoder; measured = what the model received)`,
       '',
     );
-    out.push(row(['format', 'dedup', 'encoder', 'combined', 'measured']), row(['---', '---:', '---:', '---:', '---:']));
-    for (const r of x.rows) out.push(row([mdName(r.format), saved(r.dedup), saved(r.encoder), saved(r.combined), saved(r.measured)]));
+    const level = x.rows.some((r) => r.level !== undefined);
+    if (level) out.push('level: the calls the proxy lowered with `--level`, lossy by choice: not in encoder or combined, in measured.', '');
+    out.push(
+      row(['format', 'dedup', 'encoder', 'combined', 'measured', ...(level ? ['level'] : [])]),
+      row(['---', '---:', '---:', '---:', '---:', ...(level ? ['---:'] : [])]),
+    );
+    for (const r of x.rows)
+      out.push(
+        row([
+          mdName(r.format),
+          saved(r.dedup),
+          saved(r.encoder),
+          saved(r.combined),
+          saved(r.measured),
+          ...(level ? [r.level === undefined ? '-' : saved(r.level)] : []),
+        ]),
+      );
   }
 
   if (result.heuristic_bias.length) {

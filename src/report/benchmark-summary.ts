@@ -6,7 +6,7 @@ import { isCandidate } from '../formats/info.js';
 import type { FormatName } from '../formats/types.js';
 import type { TokenizerName } from '../tokens/types.js';
 import type { Level } from '../trim/levels.js';
-import { plural } from './words.js';
+import { plural, savedPct } from './words.js';
 import { baselineFormatOf, MEASURED_BASELINES, type MeasuredBaseline } from '../metadata/format-metadata.js';
 import { groupBy } from '../group-by.js';
 
@@ -67,8 +67,8 @@ export interface Answer {
   format?: FormatName;
   /** Its saving against the baseline, summed tokens over summed tokens (negative: it costs more). */
   saving?: number;
-  /** The share of values the user's format loses at this level, over the datasets it does not round-trip. */
-  baselineLoss?: number;
+  /** The share of values the user's format loses at this level, over the `lossyRows` of `rows` datasets it does not round-trip. */
+  baselineLoss?: { share: number; lossyRows: number; rows: number };
   /** The other levels' best formats and savings, for the rest of the line. */
   others: { level: Level; format?: FormatName; saving?: number }[];
 }
@@ -101,7 +101,8 @@ export interface SessionView {
   calls: number;
   hits: number;
   baseline: string;
-  rows: { format: FormatName | 'proxy'; dedup: number; encoder: number; combined: number; measured: number }[];
+  /** `level`: a proxy ledger's calls lowered by --level (lossy by choice), apart from encoder and combined. */
+  rows: { format: FormatName | 'proxy'; dedup: number; encoder: number; combined: number; measured: number; level?: number }[];
 }
 
 export interface TotalCell {
@@ -208,7 +209,14 @@ export function summarize(result: BenchmarkResult): BenchmarkSummary {
         baseline: result.session.baseline,
         rows: result.session.results
           .filter((x) => x.tokenizer === primary)
-          .map((x) => ({ format: x.format, dedup: x.dedup, encoder: x.encoder, combined: x.combined, measured: x.measured })),
+          .map((x) => ({
+            format: x.format,
+            dedup: x.dedup,
+            encoder: x.encoder,
+            combined: x.combined,
+            measured: x.measured,
+            ...(x.level !== undefined ? { level: x.level } : {}),
+          })),
       }
     : undefined;
   const losses = lossViews(result, primary, levels, formats);
@@ -300,7 +308,7 @@ function answerOf(result: BenchmarkResult, totals: BenchmarkSummary['totals'], l
     ...pick(main),
     baseline,
     label,
-    ...(own && own.values > 0 ? { baselineLoss: own.lost / own.values } : {}),
+    ...(own && own.values > 0 ? { baselineLoss: { share: own.lost / own.values, lossyRows: own.lossyRows, rows: own.rows } } : {}),
     others: totals.filter((t) => t !== main).map(pick),
   };
 }
@@ -384,9 +392,7 @@ export function pct(f: number): string {
 }
 
 /** A saving as a share of the baseline: 0.66 -> `66.0%`. */
-export function saved(f: number): string {
-  return `${(f * 100).toFixed(1)}%`;
-}
+export const saved = savedPct;
 
 /** Milliseconds with the digits that mean something at that size. */
 export function ms(v: number): string {

@@ -89,9 +89,18 @@ export function benchmarkTable(result: BenchmarkResult, options: RenderOptions =
     para(
       `Session ${t(x.file)}: ${plural(x.calls, 'call')}, ${int(x.hits)} answered by a reference to an earlier identical output; savings of ${tkName} tokens vs ${t(x.baseline)} (combined = dedup + (1 - dedup) × encoder; measured = what the model received)`,
     );
+    const level = x.rows.some((r) => r.level !== undefined);
+    if (level) para('level: the calls the proxy lowered with --level, lossy by choice: not in encoder or combined, in measured');
     table({
-      head: ['format', 'dedup', 'encoder', 'combined', 'measured'],
-      rows: x.rows.map((r) => [t(r.format), saved(r.dedup), saved(r.encoder), saved(r.combined), saved(r.measured)]),
+      head: ['format', 'dedup', 'encoder', 'combined', 'measured', ...(level ? ['level'] : [])],
+      rows: x.rows.map((r) => [
+        t(r.format),
+        saved(r.dedup),
+        saved(r.encoder),
+        saved(r.combined),
+        saved(r.measured),
+        ...(level ? [r.level === undefined ? '-' : saved(r.level)] : []),
+      ]),
     });
   }
 

@@ -15,10 +15,9 @@ export function answerText(a: Answer, primary: TokenizerName): string {
     a.format === undefined
       ? `against ${a.label}, no candidate format round-trips every dataset at ${a.level} level`
       : `against ${a.label}, ${a.format} ${savesOrCosts(a.saving ?? 0)} ${under} at ${a.level} level, losslessly`;
-  const own =
-    a.baselineLoss !== undefined
-      ? ` (${a.label} loses ${percent(a.baselineLoss)} of the values of the datasets it does not round-trip)`
-      : '';
+  const own = a.baselineLoss
+    ? ` (${a.label} loses ${percent(a.baselineLoss.share)} of the values of the ${a.baselineLoss.lossyRows} of ${plural(a.baselineLoss.rows, 'dataset')} it does not round-trip)`
+    : '';
   const rest = a.others.map((o) => (o.format ? `${o.level}: ${o.format} ${signed(o.saving ?? 0)}` : `${o.level}: none lossless`));
   return `Answer: ${head}${own}${rest.length ? `; ${rest.join(', ')}` : ''}`;
 }
@@ -32,17 +31,23 @@ export function lossLines(s: BenchmarkSummary): string[] {
   ];
 }
 
-/** `, 41.2% lost`: the share of values a lossy cell of the totals lost, when the result records it. */
+/*
+ * Every share below is over the values of the lossy datasets only (lossless rows record no value
+ * count), so each says so: read as a share of all values it would claim far more than was lost.
+ */
+
+/** `, 41.2% of their values lost` (after `28 lossy`): what a lossy cell of the totals lost, when the result records it. */
 export function lostShare(s: BenchmarkSummary, format: string, level: string): string {
   const l = s.losses.find((x) => x.format === format && x.level === level);
-  return l && l.values > 0 ? `, ${percent(l.lost / l.values)} lost` : '';
+  return l && l.values > 0 ? `, ${percent(l.lost / l.values)} of their values lost` : '';
 }
 
-/** `3 of 93 datasets, 41.2% of 12,345 values` */
+/** `3 of 93 datasets lossy, 41.2% of their 12,345 values lost` */
 export function lossCell(l: LossView): string {
+  const lossy = `${l.lossyRows} of ${plural(l.rows, 'dataset')} lossy`;
   // Results written before the loss report have no value counts: say so rather than claim 0%.
-  if (l.values === 0) return `${l.lossyRows} of ${plural(l.rows, 'dataset')} (values lost not recorded in this result)`;
-  return `${l.lossyRows} of ${plural(l.rows, 'dataset')}, ${percent(l.lost / l.values)} of ${plural(l.values, 'value')}`;
+  if (l.values === 0) return `${lossy} (values lost not recorded in this result)`;
+  return `${lossy}, ${percent(l.lost / l.values)} of their ${plural(l.values, 'value')} lost`;
 }
 
 /** ` (labels[]: type changed: list -> string, 1,234; ...)` */

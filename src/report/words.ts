@@ -19,3 +19,9 @@ export function fewerOrMore(saving: number): string {
   const p = Math.abs(saving * 100).toFixed(1);
   return saving > 0 ? `${p}% fewer` : `${p}% more`;
 }
+
+/** A saving as a share of its baseline: 0.66 → `66.0%`. One a hair below zero (an id line over a session) is `0.0%`, not `-0.0%`. */
+export function savedPct(f: number): string {
+  const text = (f * 100).toFixed(1);
+  return `${text === '-0.0' ? '0.0' : text}%`;
+}

@@ -35,7 +35,12 @@ export function computeSavings(t: TranscriptTotals): Savings {
   return {
     dedup,
     encoder,
-    combined: dedup + (1 - dedup) * encoder,
+    combined: combineSavings(dedup, encoder),
     measured: t.baseline === 0 ? 0 : 1 - t.received / t.baseline,
   };
+}
+
+/** Seed 001's combined saving: the encoder's saving on what dedup left. */
+export function combineSavings(dedup: number, encoder: number): number {
+  return dedup + (1 - dedup) * encoder;
 }

@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { Client, type ClientOptions } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { useLineBuffer } from '../../src/proxy/line-buffer.js';
+import { runCli, type CliResult } from './cli.js';
 import { REPO_ROOT } from './paths.js';
 
 export interface ProxyRun {
@@ -74,4 +75,21 @@ export async function connectThroughProxy(
       return exited;
     },
   };
+}
+
+/** The smallest benchmark run that reads a ledger with --session (one project's comments, one run per cell), in --json. */
+export function benchmarkWithLedger(ledger: string, extra: readonly string[] = []): Promise<CliResult> {
+  return runCli([
+    'benchmark',
+    '--project',
+    'artsy__emission',
+    '--dataset',
+    'comments',
+    '--runs',
+    '1',
+    '--json',
+    '--session',
+    ledger,
+    ...extra,
+  ]);
 }

@@ -47,7 +47,7 @@ export function pullRequestsOnly(items: readonly JsonValue[]): boolean {
  * Pull requests as the issues and search APIs give them (issue-shaped, with a `pull_request`
  * object) → merge requests. Those payloads carry no branches, reviewers or draft flag beyond
  * `draft`: branches are empty, as for any pull request GitHub did not send them for. Keys are
- * `pr#N`, or `owner/repo#N` when the list spans repositories.
+ * `pr#N`, or `owner/repo pr#N` when the list spans repositories (as pullRequestItemKeys names them).
  */
 export function githubIssuePulls(raw: readonly JsonValue[]): MergeRequest[] {
   const qualify = new Set(raw.map(repositoryOf)).size > 1;
@@ -57,7 +57,7 @@ export function githubIssuePulls(raw: readonly JsonValue[]): MergeRequest[] {
     const repo = qualify ? repositoryOf(value) : undefined;
     const merged = optString(optObject(o, 'pull_request'), 'merged_at') !== undefined;
     return compact<MergeRequest>({
-      key: repo ? `${repo}#${number}` : `pr#${number}`,
+      key: repo ? `${repo} pr#${number}` : `pr#${number}`,
       title: reqString(o, 'title', 'a pull request'),
       description: optString(o, 'body'),
       state: merged ? 'merged' : (optString(o, 'state') ?? 'open'),
@@ -73,6 +73,21 @@ export function githubIssuePulls(raw: readonly JsonValue[]): MergeRequest[] {
       created_at: optString(o, 'created_at'),
       updated_at: optString(o, 'updated_at'),
     });
+  });
+}
+
+/**
+ * The keys of pull requests an issue list holds: `pr#N`, as githubPull gives them; in a list that spans
+ * several repositories (a search) `owner/repo pr#N`, as issues are qualified there.
+ */
+export function pullRequestItemKeys(pulls: readonly JsonValue[], list: readonly JsonValue[]): string[] {
+  const qualify = new Set(list.map(repositoryOf)).size > 1;
+  return pulls.map((v) => {
+    // Naming what was left out must never fail the read: a number GitHub did not send shows as `?`.
+    const n = (v as { number?: unknown }).number;
+    const key = `pr#${typeof n === 'number' || typeof n === 'string' ? n : '?'}`;
+    const repo = qualify ? repositoryOf(v) : undefined;
+    return repo ? `${repo} ${key}` : key;
   });
 }
 

@@ -7,6 +7,7 @@ import {
   githubPull,
   githubReviewThreads,
   isPullRequestItem,
+  pullRequestItemKeys,
 } from './normalize.js';
 
 /** GitHub payloads, by the fields only they have: `head`/`base`, `user`, `filename`, `diff_hunk`. */
@@ -27,7 +28,7 @@ export const GITHUB_SHAPES: readonly ItemShape[] = [
     normalize: githubIssues,
     // GitHub's issue lists also return pull requests; devboy reads those from the pulls endpoint, so
     // they are not issues here: the same rule as the client's (docs/providers.md).
-    drop: isPullRequestItem,
+    drop: { test: isPullRequestItem, what: 'pull requests', keys: pullRequestItemKeys },
     // A list of pull requests only (an `is:pr` search) is merge requests, as the client measures it.
     allDropped: { name: 'GitHub pull requests (issues API)', kind: 'merge_requests', normalize: githubIssuePulls },
     test: (o) => has(o, 'number', 'title') && (has(o, 'user') || has(o, 'html_url')),

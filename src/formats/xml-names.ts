@@ -1,0 +1,94 @@
+/**
+ * Object keys as XML element and attribute names, and back, the way .NET's XmlConvert.EncodeLocalName
+ * and DecodeName (and SQL/XML's name mapping) do it: a character a name cannot hold at its place is
+ * written `_xHHHH_` (`_xHHHHHHHH_` beyond the BMP) with its code point in hex, so GitHub's `+1`
+ * becomes `_x002B_1`; an underscore that would read as the start of such an escape is itself
+ * escaped (`_x0041_` becomes `_x005F_x0041_`), so every key has one name and every name one key.
+ *
+ * Escaped beyond what XML 1.0 requires, so that every reader takes the name as it is: `:` (a
+ * namespace-aware reader splits a name there) and every character beyond the BMP (fast-xml-parser's
+ * validator checks names one UTF-16 unit at a time and rejects a name holding `😀`).
+ *
+ * The empty key, which no name can be, is written `_x_` (devboy's addition: EncodeName leaves it
+ * empty, which is no name); a key `_x_` is then escaped like any other that would read as an escape.
+ */
+
+/** The name written for the empty key. */
+const EMPTY_KEY_NAME = '_x_';
+
+export function encodeXmlName(key: string): string {
+  if (key === '') return EMPTY_KEY_NAME;
+  let out = '';
+  for (let i = 0; i < key.length;) {
+    const c = key.codePointAt(i)!;
+    const width = c > 0xffff ? 2 : 1;
+    if (c === UNDERSCORE && escapeAt(key, i)) out += '_x005F_';
+    else if (i === 0 ? isNameStart(c) : isNameStart(c) || isNameRest(c)) out += key.slice(i, i + width);
+    else
+      out += `_x${c
+        .toString(16)
+        .toUpperCase()
+        .padStart(c > 0xffff ? 8 : 4, '0')}_`;
+    i += width;
+  }
+  return out;
+}
+
+export function decodeXmlName(name: string): string {
+  if (name === EMPTY_KEY_NAME) return '';
+  if (!name.includes('_x')) return name;
+  let out = '';
+  for (let i = 0; i < name.length;) {
+    const escape = escapeAt(name, i);
+    if (escape) {
+      out += String.fromCodePoint(escape.code);
+      i += escape.length;
+    } else {
+      out += name[i];
+      i++;
+    }
+  }
+  return out;
+}
+
+const UNDERSCORE = 0x5f;
+const HEX = /^[0-9A-Fa-f]+$/;
+
+/** The escape `_xHHHH_` or `_xHHHHHHHH_` at `i`, if one starts there (a whole `_x_` stands for the empty key). */
+function escapeAt(s: string, i: number): { code: number; length: number } | null {
+  if (s.charCodeAt(i) !== UNDERSCORE || s[i + 1] !== 'x') return null;
+  if (s === EMPTY_KEY_NAME) return { code: UNDERSCORE, length: 1 };
+  for (const digits of [8, 4]) {
+    const hex = s.slice(i + 2, i + 2 + digits);
+    if (hex.length === digits && HEX.test(hex) && s.charCodeAt(i + 2 + digits) === UNDERSCORE) {
+      const code = parseInt(hex, 16);
+      if (code <= 0x10ffff) return { code, length: digits + 3 };
+    }
+  }
+  return null;
+}
+
+/** XML 1.0 NameStartChar, BMP only (see above), without `:`. */
+function isNameStart(c: number): boolean {
+  return (
+    (c >= 0x41 && c <= 0x5a) ||
+    c === UNDERSCORE ||
+    (c >= 0x61 && c <= 0x7a) ||
+    (c >= 0xc0 && c <= 0xd6) ||
+    (c >= 0xd8 && c <= 0xf6) ||
+    (c >= 0xf8 && c <= 0x2ff) ||
+    (c >= 0x370 && c <= 0x37d) ||
+    (c >= 0x37f && c <= 0x1fff) ||
+    (c >= 0x200c && c <= 0x200d) ||
+    (c >= 0x2070 && c <= 0x218f) ||
+    (c >= 0x2c00 && c <= 0x2fef) ||
+    (c >= 0x3001 && c <= 0xd7ff) ||
+    (c >= 0xf900 && c <= 0xfdcf) ||
+    (c >= 0xfdf0 && c <= 0xfffd)
+  );
+}
+
+/** The rest of XML 1.0 NameChar: what a name may hold after its first character. */
+function isNameRest(c: number): boolean {
+  return c === 0x2d || c === 0x2e || (c >= 0x30 && c <= 0x39) || c === 0xb7 || (c >= 0x300 && c <= 0x36f) || (c >= 0x203f && c <= 0x2040);
+}
