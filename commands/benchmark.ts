@@ -83,7 +83,9 @@ Exit codes: 0 ok; 1 regression, bad data or provider failure; 2 usage.`;
       description: 'milliseconds of timed runs per encode and decode before the runs stop (0: always --runs runs)',
       default: '1',
     }),
-    session: Flags.string({ description: 'replay this agent session (devboy JSONL or a transcript) for a real dedup column' }),
+    session: Flags.string({
+      description: 'an agent session for a real dedup column: devboy JSONL or a transcript (played back), or a proxy --log ledger (summed)',
+    }),
     config: Flags.string({
       description:
         'devboy.toml whose [format_explainers] replace the prompts that teach each format (default: ./devboy.toml if present; docs/tokenizers.md)',

@@ -7,7 +7,7 @@ import type { ProviderName } from '../src/model/index.js';
 import { PROVIDER_NAMES } from '../src/providers/registry.js';
 import type { ProgressEvent } from '../src/providers/types.js';
 import { recordLive } from '../src/record/record.js';
-import { plural } from '../src/report/words.js';
+import { plural } from '../src/text/words.js';
 import { skippedText } from '../src/replay/corpus.js';
 import { terminalText } from '../src/escape/terminal.js';
 

@@ -17,11 +17,11 @@ export default class Session extends DevboyCommand {
     'Play back an agent session transcript: what sending repeated outputs as references (dedup) and an encoder save across its tool calls.';
 
   static override description = `Reads a session (JSONL, one tool call per line; see docs/session.md) or an imported
-transcript, replays it, and reports what the model would receive for each call and the savings:
+transcript, plays it back, and reports what the model would receive for each call and the savings:
 dedup (a repeated body becomes a one-line ref to the content-hash id it was first sent with),
 encoder (--format over the calls sent in full) and combined, against --savings-baseline, counted
 with --tokenizer. A ledger written by devboy proxy --log is summed as the proxy counted it (the
-proxy's own exit summary, figure for figure); the replay flags do not apply to it. With --json the report is one JSON object; its *_pct fields are fractions (0.25 = 25%).
+proxy's own exit summary, figure for figure); the playback flags do not apply to it. With --json the report is one JSON object; its *_pct fields are fractions (0.25 = 25%).
 
 Exit codes: 0 ok; 1 bad session data (file:line:col); 2 usage.`;
 
@@ -67,7 +67,7 @@ Exit codes: 0 ok; 1 bad session data (file:line:col); 2 usage.`;
       options: ['auto', ...TRANSCRIPT_KINDS],
       default: 'auto',
     }),
-    'gcf-delta': Flags.boolean({ description: 'also replay GCF generic delta sessions (keyed flat tables only) side by side' }),
+    'gcf-delta': Flags.boolean({ description: 'also play back GCF generic delta sessions (keyed flat tables only) side by side' }),
     json: Flags.boolean({ description: 'print the report as JSON' }),
   };
 
@@ -76,7 +76,7 @@ Exit codes: 0 ok; 1 bad session data (file:line:col); 2 usage.`;
     assertTokenizersInstalled([flags.tokenizer as TokenizerName]);
     const input = await readInput(inputSource(args.file));
     if (isLedgerText(input.text)) {
-      // A `devboy proxy --log` ledger: what the proxy sent is recorded, so it is summed, not replayed.
+      // A `devboy proxy --log` ledger: what the proxy sent is recorded, so it is summed, not played back.
       const { header, calls } = parseLedger(input.text, input.name);
       const summary = summarizeLedger(header, calls);
       await this.writeStdout(

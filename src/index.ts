@@ -58,12 +58,12 @@ export { compareResults, DEFAULT_MAX_REGRESSION, type Comparison, type NamedResu
 // Errors: every failure devboy reports is one of these, with a one-line message (`oneLine()`).
 export { DataError, DevboyError, UsageError } from './errors.js';
 
-/** `value` encoded in `format` (json, json-compact, toon, stc, gcf). */
+/** `value` encoded in `format` (any of `FORMAT_NAMES`); an unknown name is a UsageError listing them. */
 export async function encode(value: JsonValue, format: FormatName, options: FormatOptions = {}): Promise<string> {
   return (await loadFormat(format, options)).encode(value);
 }
 
-/** `text` decoded from `format` to a JSON value. */
+/** `text` decoded from `format` (any of `FORMAT_NAMES`) to a JSON value. */
 export async function decode(text: string, format: FormatName, options: FormatOptions = {}): Promise<JsonValue> {
   return (await loadFormat(format, options)).decode(text);
 }

@@ -351,12 +351,12 @@ describe('devboy benchmark --session: a real dedup column', () => {
     assert.equal(doc.session?.calls, 4);
     assert.equal(doc.session?.hits, 2);
     for (const row of doc.rows) {
-      const replayed: NonNullable<BenchmarkResult['session']>['results'] = doc.session!.results.filter(
+      const playedBack: NonNullable<BenchmarkResult['session']>['results'] = doc.session!.results.filter(
         (x) => x.tokenizer === row.tokenizer && x.format === row.format,
       );
-      assert.equal(replayed.length, 1);
+      assert.equal(playedBack.length, 1);
       assert.ok(row.savings.dedup > 0.3, `two of four big calls were repeats: ${row.savings.dedup}`);
-      assert.equal(row.savings.dedup, replayed[0]!.dedup);
+      assert.equal(row.savings.dedup, playedBack[0]!.dedup);
       assert.ok(Math.abs(row.savings.combined - (row.savings.dedup + (1 - row.savings.dedup) * row.savings.encoder)) < 1e-5);
       assert.equal(row.metadata.dedup_savings_pct, row.savings.dedup);
     }

@@ -9,7 +9,7 @@ import { formatConvertStats } from '../src/convert/stats-text.js';
 import { describeDifference, firstDifference } from '../src/json/equal.js';
 import { isWellFormed } from '../src/json/surrogates.js';
 import { EXPORTERS } from '../src/report/index.js';
-import { fewerOrMore, int, plural } from '../src/report/words.js';
+import { fewerOrMore, int, plural } from '../src/text/words.js';
 import { runCli } from './helpers/cli.js';
 import { corpusDir, FIXTURES } from './helpers/paths.js';
 

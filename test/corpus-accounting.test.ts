@@ -124,7 +124,7 @@ function accountingCorpus(): { root: string; expected: Record<string, string> } 
     headers: { link: `<${api}/issues?state=all&per_page=5&page=2>; rel="next"` },
   });
   put('001_issues_page2.json', 'measured', `${api}/issues?state=all&per_page=5&page=2`, issues.slice(5, 10));
-  put('002_pulls_page7.json', 'unreached-page', `${api}/pulls?page=7`, []);
+  put('002_pulls_page7.json', 'unreached-api-page', `${api}/pulls?page=7`, []);
   put('003_commits.json', 'not-a-list', `${api}/commits`, [{ sha: 'abc' }]);
   put('004_issue_404.json', 'error-answer', `${api}/issues/99`, { message: 'Not Found' }, { status: 404 });
   put('005_post.json', 'not-get', `${api}/issues`, { number: 1, title: 't' }, { method: 'POST', status: 201 });
@@ -173,7 +173,7 @@ describe('every cause a recording is not measured for, named with its file', () 
     const line = /^Recordings: .*$/m.exec(r.stdout.replace(/\n {2}(?=\S)/g, ' '))?.[0];
     assert.equal(
       line,
-      'Recordings: 3 of 10 corpus recordings measured (they feed the datasets), 7 not measured, 0 skipped. Not measured: 2 with no items devboy measures, 1 not a GET request, 1 an error answer, 1 the same request as another recording, 1 not a list devboy reads, 1 a later page no first page leads to; each with its file and reason under --details (or --json).',
+      'Recordings: 3 of 10 corpus recordings measured (they feed the datasets), 7 not measured, 0 skipped. Not measured: 2 with no items devboy measures, 1 not a GET request, 1 an error answer, 1 the same request as another recording, 1 not a list devboy reads, 1 a later API page no first API page leads to; each with its file and reason under --details (or --json).',
     );
     const result = JSON.parse(readFileSync(out, 'utf8')) as BenchmarkResult;
     assert.deepEqual(result.recordings, { measured: 3, unmeasured: 7, skipped: 0 });

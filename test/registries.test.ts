@@ -3,9 +3,12 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { tokenizerImplementation } from '../src/benchmark/versions.js';
-import { FORMAT_INFO } from '../src/formats/info.js';
+import { detectFromExtension } from '../src/formats/detect.js';
+import { FORMAT_INFO, fileExtensions } from '../src/formats/info.js';
 import { FORMAT_NAMES, loadFormat } from '../src/formats/registry.js';
 import { DATASET_KINDS } from '../src/model/index.js';
+import { EXPORTERS } from '../src/report/index.js';
+import { LEVELS } from '../src/trim/levels.js';
 import { PROVIDER_NAMES, PROVIDERS } from '../src/providers/registry.js';
 import { loadTokenizer, TOKENIZER_NAMES, TOKENIZERS } from '../src/tokens/registry.js';
 import { devboyVersion } from '../src/versions.js';
@@ -14,6 +17,25 @@ import { corpusExchanges } from './helpers/corpus-bodies.js';
 import { corpusDir, REPO_ROOT } from './helpers/paths.js';
 
 // Everything devboy lists in a registry gets these checks without an edit here.
+
+describe("docs/architecture.md's picture", () => {
+  // The picture names each registry's entries; a new entry must be drawn too, or the picture lies.
+  const picture = /```\n([\s\S]*?)```/.exec(readFileSync(join(REPO_ROOT, 'docs', 'architecture.md'), 'utf8'))![1]!;
+  const lineOf = (folder: string) => {
+    const start = picture.indexOf(` ${folder} `);
+    assert.ok(start >= 0, `the picture has a ${folder} line`);
+    // The entry and its continuation lines, up to the arrow down to the next stage.
+    return picture.slice(start, picture.indexOf('▼', start)).replace(/\s+/g, ' ');
+  };
+  const names = (text: string) => new Set(text.split(/[^\w-]+/));
+  it('names every provider, level, format, tokenizer and exporter', () => {
+    for (const name of PROVIDER_NAMES) assert.ok(lineOf('http/').includes(`${name}/`), `provider ${name}`);
+    for (const name of LEVELS) assert.ok(names(lineOf('trim/')).has(name), `level ${name}`);
+    for (const name of FORMAT_NAMES) assert.ok(names(lineOf('formats/')).has(name), `format ${name}`);
+    for (const name of TOKENIZER_NAMES) assert.ok(names(lineOf('tokens/')).has(name), `tokenizer ${name}`);
+    for (const name of Object.keys(EXPORTERS)) assert.ok(names(lineOf('report/')).has(name), `exporter ${name}`);
+  });
+});
 
 const installed = (name: string) =>
   (JSON.parse(readFileSync(join(REPO_ROOT, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
@@ -78,6 +100,22 @@ describe('format registry', () => {
       assert.match(f.mediaType, /^[a-z]+\/[a-z0-9.+-]+$/);
       assert.ok(['exact', 'known-losses', 'lossy'].includes(f.roundTrip));
       assert.ok(['candidate', 'baseline'].includes(f.role));
+    }
+  });
+
+  it('a file named with any extension a format declares is read as a format that decodes it to the same value', async () => {
+    const items = [
+      { id: 1, title: 'first', state: 'open' },
+      { id: 2, title: 'second', state: 'closed' },
+    ];
+    for (const name of FORMAT_NAMES) {
+      const format = await loadFormat(name);
+      const text = format.encode(items);
+      for (const ext of fileExtensions(name)) {
+        const read = detectFromExtension(`issues${ext.toUpperCase()}`, text);
+        assert.ok(read !== undefined && read !== 'ndjson', `${name}: issues${ext.toUpperCase()} is read as no format`);
+        assert.deepEqual((await loadFormat(read)).decode(text), format.decode(text), `${name}: issues${ext} read as ${read}`);
+      }
     }
   });
 

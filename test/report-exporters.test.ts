@@ -18,7 +18,7 @@ import { FIXTURES } from './helpers/paths.js';
 const DIR = join(FIXTURES, 'report');
 const read = (name: string) => parseBenchmarkResult(readFileSync(join(DIR, name), 'utf8'), name);
 const result = read('small-result.json');
-/** The same kind of run with --session: the dedup and combined savings of a replayed agent session. */
+/** The same kind of run with --session: the dedup and combined savings of a played-back agent session. */
 const withSession = read('small-session-result.json');
 /** A run under several model families: winner by tokenizer family and the explainers' break-even. */
 const families = read('small-families-result.json');

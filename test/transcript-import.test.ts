@@ -53,7 +53,7 @@ describe('transcript import', () => {
     assert.ok(calls.every((c) => !c.isError));
   });
 
-  it('imported sessions replay: the repeat after compaction is sent again, the one before is a ref', async () => {
+  it('imported sessions play back: the repeat after compaction is sent again, the one before is a ref', async () => {
     const { entries } = parseTranscript(claudeText, 'claude-code');
     const r = await playTranscript(entries, { format: 'json-compact', tokenizer: 'o200k_base' });
     assert.deepEqual(

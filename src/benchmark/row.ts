@@ -28,7 +28,7 @@ export interface RowFacts {
   baselineTokens: Record<SavingsBaseline, number> & Partial<Record<MeasuredBaseline, number>>;
   pages: number;
   savingsBaseline: MeasuredBaseline;
-  /** From a replayed session; 0 without one. */
+  /** From a played-back session; 0 without one. */
   dedup: number;
 }
 

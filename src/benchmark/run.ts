@@ -38,7 +38,7 @@ export interface BenchmarkOptions {
   timeBudgetMs?: number;
   savingsBaseline: MeasuredBaseline;
   formatOptions?: FormatOptions;
-  /** A replayed session: its dedup saving per tokenizer goes into every row (0 without one). */
+  /** A played-back session: its dedup saving per tokenizer goes into every row (0 without one). */
   session?: { dedup: TranscriptDedup; summary: SessionSummary };
   /** The prompts that teach the measured formats: counted, and their break-even computed (docs/tokenizers.md). */
   explainers?: Explainer[];

@@ -37,7 +37,7 @@ export interface BenchmarkResult {
   rows: BenchmarkRow[];
   /** How far the heuristic is from each real tokenizer, per format and level, over all datasets. */
   heuristic_bias: BiasEntry[];
-  /** With --session: the replayed session's savings per format and tokenizer (docs/session.md). */
+  /** With --session: the played-back session's savings per format and tokenizer (docs/session.md). */
   session?: SessionSummary;
   /** What fits in one response at the budget, per dataset and format (docs/budget.md). */
   fit: FitEntry[];

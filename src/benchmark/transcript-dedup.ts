@@ -10,7 +10,7 @@ import type { SessionSummary } from './schema.js';
 export type TranscriptDedup = Partial<Record<FormatName, Partial<Record<TokenizerName, number>>>>;
 
 /**
- * Replay an agent session once per format and tokenizer. Which calls are repeats does not depend on
+ * Play an agent session back once per format and tokenizer. Which calls are repeats does not depend on
  * the format; what they save does, slightly, so every row carries the figure of its own format.
  */
 export async function transcriptDedupForBenchmark(

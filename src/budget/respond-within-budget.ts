@@ -1,7 +1,13 @@
 import { DataError, UsageError } from '../errors.js';
 import type { Format } from '../formats/types.js';
 import type { JsonValue } from '../json/types.js';
-import { baselineText, buildFormatMetadata, type FormatMetadata, type SavingsBaseline } from '../metadata/format-metadata.js';
+import {
+  baselineText,
+  buildFormatMetadata,
+  type FormatMetadata,
+  type MetadataFacts,
+  type SavingsBaseline,
+} from '../metadata/format-metadata.js';
 import { itemAt, itemsOf, subList, type Dataset, type ItemList, type Pagination, type SortInfo } from '../model/index.js';
 import type { Tokenizer } from '../tokens/types.js';
 import { DETAIL_LEVELS, itemAtLevel, itemsAtLevel, LEAST_DETAIL, perDetailLevel, type DetailLevel } from '../trim/levels.js';
@@ -78,15 +84,32 @@ export interface BudgetResult {
  * exact text returned; when not even one item fits, it throws a DataError and returns nothing.
  */
 export function respondWithinBudget(input: BudgetInput, options: BudgetOptions): BudgetResult {
-  const { kind, items } = input;
-  const list: ItemList = input;
+  const run = startResponse(input, options);
+  if (options.budget === undefined || run.preTrimTokens <= options.budget || input.items.length === 0) return wholeResponse(run);
+  const layout = layChunks(run, options.budget);
+  return trimmedChunk(run, layout);
+}
+
+/** What every response of one request shares: the items, how they are counted, and the facts of their metadata. */
+interface ResponseRun {
+  input: BudgetInput;
+  options: BudgetOptions;
+  count: (text: string) => number;
+  strategyName: StrategyName;
+  chunkNumber: number;
+  /** The items at full detail, encoded: the response when it fits, and the size before trimming. */
+  preTrim: string;
+  preTrimTokens: number;
+  facts: Omit<MetadataFacts, 'outputBytes' | 'tokens' | 'truncated' | 'includedItems' | 'totalChunks' | 'chunkNumber' | 'baselineTokens'>;
+  /** Tokens of the baseline's text of the items at these positions, as the provider sent them. */
+  baselineOf: (indexes: readonly number[]) => number;
+}
+
+function startResponse(input: BudgetInput, options: BudgetOptions): ResponseRun {
   const { format, tokenizer } = options;
   const count = options.count ?? ((t: string) => tokenizer.count(t));
-  const strategyName = options.strategy ?? resolveStrategy(kind).strategy;
-  const strategy = STRATEGIES[strategyName];
-  const chunkNumber = options.chunk ?? 1;
   const baseline = options.baseline ?? 'json_compact';
-  const fullValues: JsonValue[] = itemsAtLevel(list, 'full');
+  const fullValues: JsonValue[] = itemsAtLevel(input, 'full');
   const preTrim = options.fullText ?? format.encode(fullValues);
   const preTrimTokens = count(preTrim);
   const rawValues = input.raw ?? fullValues;
@@ -97,38 +120,68 @@ export function respondWithinBudget(input: BudgetInput, options: BudgetOptions):
     tokenizer: tokenizer.name,
     rawBytes: Buffer.byteLength(JSON.stringify(rawValues)),
     preTrimBytes: Buffer.byteLength(preTrim),
-    totalItems: items.length,
+    totalItems: input.items.length,
     ...(input.pagination ? { pagination: input.pagination } : {}),
     ...(input.sort ? { sort: input.sort } : {}),
     baseline,
   };
   const rawOf = providerJsonOf(input, fullValues);
-  const baselineOf = (indexes: readonly number[]) => count(baselineText(rawOf(indexes), baseline));
+  return {
+    input,
+    options,
+    count,
+    strategyName: options.strategy ?? resolveStrategy(input.kind).strategy,
+    chunkNumber: options.chunk ?? 1,
+    preTrim,
+    preTrimTokens,
+    facts,
+    baselineOf: (indexes) => count(baselineText(rawOf(indexes), baseline)),
+  };
+}
 
-  if (options.budget === undefined || preTrimTokens <= options.budget || items.length === 0) {
-    if (chunkNumber !== 1) throw new UsageError(`no chunk ${chunkNumber}: the response fits in one (1 chunk)`);
-    const all = items.map((_, i) => i);
-    return {
-      content: preTrim,
-      metadata: buildFormatMetadata({
-        ...facts,
-        outputBytes: Buffer.byteLength(preTrim),
-        tokens: preTrimTokens,
-        truncated: false,
-        includedItems: items.length,
-        totalChunks: 1,
-        chunkNumber: 1,
-        baselineTokens: baselineOf(all),
-      }),
-      strategy: strategyName,
-      included: all,
-      levels: all.map(() => ({ level: 'full', cut: false })),
-      detail: { ...perDetailLevel(0), full: items.length, cut: 0 },
-      chunks: [{ offset: 0, limit: items.length }],
-    };
-  }
-  const budget = options.budget;
+/** Every item at full detail, as encoded: the response when it is within the budget (or there is none). */
+function wholeResponse(run: ResponseRun): BudgetResult {
+  const { items } = run.input;
+  if (run.chunkNumber !== 1) throw new UsageError(`no chunk ${run.chunkNumber}: the response fits in one (1 chunk)`);
+  const all = items.map((_, i) => i);
+  return {
+    content: run.preTrim,
+    metadata: buildFormatMetadata({
+      ...run.facts,
+      outputBytes: Buffer.byteLength(run.preTrim),
+      tokens: run.preTrimTokens,
+      truncated: false,
+      includedItems: items.length,
+      totalChunks: 1,
+      chunkNumber: 1,
+      baselineTokens: run.baselineOf(all),
+    }),
+    strategy: run.strategyName,
+    included: all,
+    levels: all.map(() => ({ level: 'full', cut: false })),
+    detail: { ...perDetailLevel(0), full: items.length, cut: 0 },
+    chunks: [{ offset: 0, limit: items.length }],
+  };
+}
 
+/** The chunks of the strategy's reading order, packed at the least detail with room for their index. */
+interface ChunkLayout {
+  budget: number;
+  values: number[];
+  order: number[];
+  spec: IndexSpec;
+  chunks: ChunkRange[];
+  form: IndexForm | undefined;
+  /** The line that ends a trimmed response that is not chunked. */
+  note: (detail: BudgetResult['detail']) => string;
+  nothingFits: (what: string) => DataError;
+}
+
+function layChunks(run: ResponseRun, budget: number): ChunkLayout {
+  const { input: list, options, count } = run;
+  const { kind, items } = list;
+  const { format, tokenizer } = options;
+  const strategy = STRATEGIES[run.strategyName];
   const values = strategy.itemValues(list);
   const order = readingOrder(values);
   const minimal = order.map((i) => itemAtLevel(itemAt(list, i), LEAST_DETAIL));
@@ -167,7 +220,14 @@ export function respondWithinBudget(input: BudgetInput, options: BudgetOptions):
       `${itemNoun(kind, 1)} ${o.item + 1} of the reading order alone at minimal detail takes ${o.tokens} tokens and the chunk index ${index} more`,
     );
   }
-  const chunks = packed.chunks;
+  return { budget, values, order, spec, chunks: packed.chunks, form: packed.form, note, nothingFits };
+}
+
+/** The chunk asked for: its items planned by value, trimmed to fit with the chunk index (or the trim note). */
+function trimmedChunk(run: ResponseRun, layout: ChunkLayout): BudgetResult {
+  const { input: list, options, count, chunkNumber } = run;
+  const { format, tokenizer } = options;
+  const { budget, chunks, order, values, spec, note } = layout;
   if (!Number.isInteger(chunkNumber) || chunkNumber < 1 || chunkNumber > chunks.length) {
     throw new UsageError(
       `no chunk ${chunkNumber}: the response has ${chunks.length} chunk${chunks.length === 1 ? '' : 's'} at a budget of ${budget} ${tokenizer.name} tokens`,
@@ -175,13 +235,14 @@ export function respondWithinBudget(input: BudgetInput, options: BudgetOptions):
   }
   const here = chunks[chunkNumber - 1]!;
   const members = order.slice(here.offset, here.offset + here.limit);
+  const strategy = STRATEGIES[run.strategyName];
   const valueTokens = emptyAware(format, count);
   const textTokens = (text: string) => Math.max(1, count(JSON.stringify(text)) - 2);
   const plans = members.map((i) => planItem(itemAt(list, i), i, values[i]!, strategy, valueTokens, textTokens));
   const single = chunks.length === 1;
-  const index = single ? '' : chunkIndexText(chunks, chunkNumber - 1, spec, packed.form ?? 'elided');
+  const index = single ? '' : chunkIndexText(chunks, chunkNumber - 1, spec, layout.form ?? 'elided');
   const trimmed = trimChunk({
-    kind,
+    kind: list.kind,
     plans,
     format,
     budget,
@@ -189,27 +250,27 @@ export function respondWithinBudget(input: BudgetInput, options: BudgetOptions):
     respond: (rendered, content) => withIndex(content, single ? note(detailOf(rendered)) : index),
     ...(options.algorithm ? { algorithm: options.algorithm } : {}),
   });
-  if (!trimmed) throw nothingFits(`chunk ${chunkNumber} at minimal detail with its index is over`);
+  if (!trimmed) throw layout.nothingFits(`chunk ${chunkNumber} at minimal detail with its index is over`);
   const detail = detailOf(trimmed.items);
   const included = trimmed.items.map((r) => r.index);
   return {
     content: trimmed.text,
     metadata: buildFormatMetadata({
-      ...facts,
+      ...run.facts,
       outputBytes: Buffer.byteLength(trimmed.text),
       tokens: trimmed.tokens,
       truncated: true,
       includedItems: included.length,
       totalChunks: chunks.length,
       chunkNumber,
-      baselineTokens: baselineOf(included),
+      baselineTokens: run.baselineOf(included),
     }),
-    strategy: strategyName,
+    strategy: run.strategyName,
     included,
     levels: trimmed.items.map((r) => ({ level: r.level, cut: r.cut })),
     detail,
     chunks,
-    ...(single ? {} : { indexForm: packed.form ?? 'elided' }),
+    ...(single ? {} : { indexForm: layout.form ?? 'elided' }),
     ...(trimmed.algorithm ? { algorithm: trimmed.algorithm } : {}),
   };
 }

@@ -1,5 +1,5 @@
 import type { ResponseOutcome } from './response-request.js';
-import { fewerOrMore, int } from '../report/words.js';
+import { fewerOrMore, int } from '../text/words.js';
 import { itemNoun } from './chunks/summary.js';
 import { tokenizerLabel } from '../tokens/registry.js';
 

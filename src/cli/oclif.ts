@@ -23,7 +23,7 @@ interface OclifBundle {
 // classes would not be the ones oclif's own checks expect.
 const oclif = createRequire(import.meta.url)('../../oclif.cjs') as OclifBundle;
 
-export const { Args, Errors, Flags, Command, Config, execute } = oclif;
+export const { Args, Errors, Flags, Command, Config } = oclif;
 export type Config = ConfigModule.Config;
 
 /** Only help needs it. */

@@ -5,7 +5,7 @@ import type { CommentTarget } from './target.js';
 /** The first line of every comment devboy writes: how the next run finds it to update it, not add another. */
 export const COMMENT_MARKER = '<!-- devboy compare -->';
 
-/** Comments read at most to find devboy's own: 20 pages of 100. */
+/** Comments read at most to find devboy's own: 20 API pages of 100. */
 const MAX_PAGES = 20;
 
 export interface CommentResult {

@@ -1,4 +1,4 @@
-import { fewerOrMore } from '../report/words.js';
+import { fewerOrMore } from '../text/words.js';
 import { tokenizerLabel } from '../tokens/registry.js';
 import type { AutoChoice, ConvertStats } from './convert.js';
 import type { FormatName } from '../formats/types.js';

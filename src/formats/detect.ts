@@ -1,24 +1,24 @@
 import { extname } from 'node:path';
 import { DataError, DevboyError, lineColAt, UsageError, type Location } from '../errors.js';
 import { findJsonError } from '../json/parse.js';
+import { fileExtensions } from './info.js';
 import { FORMAT_NAMES, type Format } from './types.js';
 
 /** What `--from` accepts: every format, plus NDJSON (one JSON value per line) as input only. */
 export const INPUT_FORMAT_NAMES = [...FORMAT_NAMES, 'ndjson'] as const;
 export type InputFormatName = (typeof INPUT_FORMAT_NAMES)[number];
 
-const BY_EXTENSION: Record<string, InputFormatName> = {
-  '.json': 'json',
-  '.ndjson': 'ndjson',
-  '.jsonl': 'ndjson',
-  '.toon': 'toon',
-  '.stc': 'stc',
-  '.gcf': 'gcf',
-  '.yaml': 'yaml',
-  '.yml': 'yaml',
-  '.csv': 'csv',
-  '.xml': 'xml',
-};
+/** NDJSON is read, never written, so no format declares its extensions. */
+const NDJSON_EXTENSIONS = ['.ndjson', '.jsonl'];
+
+/** The formats a file extension may hold, in registry order, from the extensions each format declares. */
+const BY_EXTENSION: ReadonlyMap<string, readonly InputFormatName[]> = (() => {
+  const map = new Map<string, InputFormatName[]>();
+  const add = (ext: string, name: InputFormatName) => map.set(ext, [...(map.get(ext) ?? []), name]);
+  for (const name of FORMAT_NAMES) for (const ext of fileExtensions(name)) add(ext, name);
+  for (const ext of NDJSON_EXTENSIONS) add(ext, 'ndjson');
+  return map;
+})();
 
 export function assertInputFormatName(name: string): InputFormatName {
   if (!(INPUT_FORMAT_NAMES as readonly string[]).includes(name)) {
@@ -27,11 +27,13 @@ export function assertInputFormatName(name: string): InputFormatName {
   return name as InputFormatName;
 }
 
-/** `.md` holds either Markdown form: a table starts with `|`. */
 export function detectFromExtension(path: string, text?: string): InputFormatName | undefined {
-  const ext = extname(path).toLowerCase();
-  if (ext === '.md' || ext === '.markdown') return text?.trimStart().startsWith('|') ? 'markdown-table' : 'markdown-kv';
-  return BY_EXTENSION[ext];
+  const formats = BY_EXTENSION.get(extname(path).toLowerCase());
+  if (formats === undefined) return undefined;
+  // `.md` holds either Markdown form: a table starts with `|`.
+  if (formats.includes('markdown-table')) return text?.trimStart().startsWith('|') ? 'markdown-table' : 'markdown-kv';
+  // Other formats that share an extension share a reader (json and json-compact): the first serves.
+  return formats[0];
 }
 
 /**

@@ -1,11 +1,11 @@
 import { packageVersion } from '../versions.js';
 import { FORMAT_NAMES, type FormatInfo, type FormatName } from './types.js';
 
-/**
- * Static facts about each format. Kept apart from the codecs so that listing formats,
- * detecting them and printing help never loads an encoder library (library versions are read
- * from their package.json only when a report asks).
- */
+/** Every extension a file of the format is read from, its own first. */
+export function fileExtensions(name: FormatName): string[] {
+  return [FORMAT_INFO[name].extension, ...(FORMAT_INFO[name].extensionAliases ?? [])];
+}
+
 /** The formats whose round trip is exact for every JSON value. */
 export function exactFormats(): FormatName[] {
   return (Object.keys(FORMAT_INFO) as FormatName[]).filter((n) => FORMAT_INFO[n].roundTrip === 'exact');
@@ -22,7 +22,13 @@ export function isCandidate(name: FormatName): boolean {
   return (FORMAT_INFO as Partial<Record<string, FormatInfo>>)[name]?.role !== 'baseline';
 }
 
-export const FORMAT_INFO: Record<FormatName, FormatInfo> = {
+/**
+ * Static facts about each format. Kept apart from the codecs so that listing formats,
+ * detecting them and printing help never loads an encoder library (library versions are read
+ * from their package.json only when a report asks). `satisfies` keeps each entry's literal `role`,
+ * from which `BaselineFormatName` is derived: a format's role is declared here once.
+ */
+const ENTRIES = {
   json: {
     name: 'json',
     title: 'JSON, pretty-printed (2-space indent)',
@@ -80,6 +86,7 @@ export const FORMAT_INFO: Record<FormatName, FormatInfo> = {
     title: 'YAML 1.2, block style',
     mediaType: 'application/yaml',
     extension: '.yaml',
+    extensionAliases: ['.yml'],
     get implementation() {
       return `yaml ${packageVersion('yaml')} (stringify with no folding, parse with the core schema)`;
     },
@@ -104,6 +111,7 @@ export const FORMAT_INFO: Record<FormatName, FormatInfo> = {
     title: 'Markdown table (GFM), one row per item, nested values as JSON text in the cell',
     mediaType: 'text/markdown',
     extension: '.md',
+    extensionAliases: ['.markdown'],
     get implementation() {
       return `markdown-table ${packageVersion('markdown-table')} (writer); devboy (reader)`;
     },
@@ -115,6 +123,7 @@ export const FORMAT_INFO: Record<FormatName, FormatInfo> = {
     title: 'Markdown key-value list, a `## N` heading and `- key: value` lines per item',
     mediaType: 'text/markdown',
     extension: '.md',
+    extensionAliases: ['.markdown'],
     implementation: 'devboy (writer and reader; docs/formats/baselines.md)',
     roundTrip: 'lossy',
     role: 'baseline',
@@ -131,4 +140,14 @@ export const FORMAT_INFO: Record<FormatName, FormatInfo> = {
     roundTrip: 'lossy',
     role: 'baseline',
   },
-};
+} satisfies Record<FormatName, FormatInfo>;
+
+export const FORMAT_INFO: Record<FormatName, FormatInfo> = ENTRIES;
+
+/** The formats whose `role` is `baseline` (YAML, CSV, Markdown, XML): a user's current format, named by its format name. */
+export type BaselineFormatName = { [N in FormatName]: (typeof ENTRIES)[N]['role'] extends 'baseline' ? N : never }[FormatName];
+
+/** The baseline formats, in registry order. */
+export function baselineFormats(): BaselineFormatName[] {
+  return FORMAT_NAMES.filter((n): n is BaselineFormatName => FORMAT_INFO[n].role === 'baseline');
+}

@@ -1,5 +1,4 @@
 import { UsageError } from '../errors.js';
-import { FORMAT_INFO } from './info.js';
 import { FORMAT_NAMES, type Format, type FormatName, type FormatOptions } from './types.js';
 
 export { FORMAT_INFO } from './info.js';
@@ -9,14 +8,17 @@ export function isFormatName(name: string): name is FormatName {
   return (FORMAT_NAMES as readonly string[]).includes(name);
 }
 
-export function assertFormatName(name: string): FormatName {
+function assertFormatName(name: string): FormatName {
   if (!isFormatName(name)) throw new UsageError(`unknown format '${name}' (expected one of: ${FORMAT_NAMES.join(', ')})`);
   return name;
 }
 
-/** Load a format's codec. Encoder libraries are imported only when their format is used. */
+/**
+ * Load a format's codec. Encoder libraries are imported only when their format is used. A name the
+ * types let through (a library caller's string) is a UsageError naming the formats there are.
+ */
 export async function loadFormat(name: FormatName, options: FormatOptions = {}): Promise<Format> {
-  switch (name) {
+  switch (assertFormatName(name)) {
     case 'json':
       return (await import('./json.js')).jsonPretty;
     case 'json-compact':
@@ -42,8 +44,4 @@ export async function loadFormat(name: FormatName, options: FormatOptions = {}):
 
 export async function loadFormats(names: readonly FormatName[] = FORMAT_NAMES, options: FormatOptions = {}): Promise<Format[]> {
   return Promise.all(names.map((n) => loadFormat(n, options)));
-}
-
-export function formatInfo(name: FormatName) {
-  return FORMAT_INFO[name];
 }

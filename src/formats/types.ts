@@ -9,8 +9,10 @@ export interface FormatInfo {
   /** Human title, e.g. "TOON (Token-Oriented Object Notation)". */
   title: string;
   mediaType: string;
-  /** File extension including the dot. */
+  /** File extension including the dot: what a file of this format is named with. */
   extension: string;
+  /** Other extensions a file of it is read from (`.yml` for YAML); `convert` and `stats` tell formats by them. */
+  extensionAliases?: readonly string[];
   /** Which implementation encodes and decodes it, for reports (e.g. "@toon-format/toon 4.4.0"). */
   implementation: string;
   /**

@@ -17,11 +17,6 @@ export function untrackTemp(path: string): void {
   live.delete(path);
 }
 
-/** The temporary paths alive now. */
-export function liveTemps(): string[] {
-  return [...live];
-}
-
 /**
  * Remove every live temporary path, synchronously: for signal and exit handlers, which cannot wait.
  * Failures are ignored; there is nobody left to tell.

@@ -3,7 +3,7 @@ import { lstat, readdir, rm } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 
-export { liveTemps, removeLiveTempsSync, trackTemp, untrackTemp } from './live-temps.js';
+export { removeLiveTempsSync, trackTemp, untrackTemp } from './live-temps.js';
 
 /**
  * Temporary files and folders devboy makes beside its outputs, and the list of those alive in this

@@ -1,5 +1,5 @@
-import { FORMAT_INFO } from '../formats/info.js';
-import { FORMAT_NAMES, type FormatName } from '../formats/types.js';
+import { baselineFormats, type BaselineFormatName } from '../formats/info.js';
+import type { FormatName } from '../formats/types.js';
 import type { JsonValue } from '../json/types.js';
 import type { Pagination, SortInfo } from '../model/index.js';
 
@@ -8,19 +8,13 @@ export const BASELINE_FORMAT = { json_compact: 'json-compact', json_pretty: 'jso
 export type SavingsBaseline = keyof typeof BASELINE_FORMAT;
 export const SAVINGS_BASELINES = Object.keys(BASELINE_FORMAT) as SavingsBaseline[];
 
-/** The baseline formats (YAML, CSV, Markdown, XML): a user's current format, named by its format name. */
-export type BaselineFormatName = 'yaml' | 'csv' | 'markdown-table' | 'markdown-kv' | 'xml';
-
 /**
  * What the measuring commands (benchmark, stats) can take savings against: the JSON baselines, or
  * the format a team uses today (`--savings-baseline yaml`), so every change reads against it.
  * Rows keep their savings against both JSON baselines too (`savings.vs`).
  */
 export type MeasuredBaseline = SavingsBaseline | BaselineFormatName;
-export const MEASURED_BASELINES: MeasuredBaseline[] = [
-  ...SAVINGS_BASELINES,
-  ...(FORMAT_NAMES.filter((n) => FORMAT_INFO[n].role === 'baseline') as BaselineFormatName[]),
-];
+export const MEASURED_BASELINES: MeasuredBaseline[] = [...SAVINGS_BASELINES, ...baselineFormats()];
 
 /** The format a savings baseline is. */
 export function baselineFormatOf(baseline: MeasuredBaseline): FormatName {
@@ -126,7 +120,7 @@ export interface MetadataFacts {
   baseline: MeasuredBaseline;
   /** Tokens of the same items in the baseline encoding, same tokenizer. */
   baselineTokens: number;
-  /** Saving of repeated-output deduplication, a fraction; 0 without a replayed session. */
+  /** Saving of repeated-output deduplication, a fraction; 0 without a played-back session. */
   dedup?: number;
 }
 

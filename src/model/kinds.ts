@@ -18,11 +18,9 @@ export interface ItemsByKind {
 
 export type DatasetKind = keyof ItemsByKind;
 
-/** Every kind once, in the order datasets of one project are listed. */
-export const DATASET_KINDS = ['issues', 'merge_requests', 'diffs', 'comments', 'discussions'] as const satisfies readonly DatasetKind[];
-/** A kind added to ItemsByKind but missing from DATASET_KINDS fails to compile here. */
-export type AllKindsListed = Assert<Exclude<DatasetKind, (typeof DATASET_KINDS)[number]>>;
-type Assert<T extends never> = T;
+/** Every kind once, in the order datasets of one project are listed: a kind added to ItemsByKind and not here fails to compile. */
+const LISTED = { issues: true, merge_requests: true, diffs: true, comments: true, discussions: true } satisfies Record<DatasetKind, true>;
+export const DATASET_KINDS = Object.keys(LISTED) as readonly DatasetKind[];
 
 export type ModelItem = ItemsByKind[DatasetKind];
 
@@ -43,7 +41,7 @@ export type Dataset = KindedResult & {
   /** What was asked, stable across runs: method, path and query of the first request (no host). */
   label: string;
   /**
-   * The provider's own items exactly as returned, pages concatenated. 1:1 and in the same order as
+   * The provider's own items exactly as returned, API pages concatenated. 1:1 and in the same order as
    * `result.items`, except for discussions (GitHub: the review comments the threads were built from).
    */
   raw: JsonValue[];

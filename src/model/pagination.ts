@@ -1,16 +1,17 @@
 /**
  * Where a result sits in the provider's collection, read from the provider's own signals
- * (GitHub `Link`, GitLab `X-*` headers, Jira `startAt`/`total` or `nextPageToken`).
+ * (GitHub `Link`, GitLab `X-*` headers, Jira `startAt`/`total` or `nextPageToken`). Its pages are
+ * API pages (docs/architecture.md's words), not the chunks of a budgeted response.
  */
 export interface Pagination {
   /** Items before the first one returned. */
   offset: number;
-  /** Items asked for: page size times pages fetched. */
+  /** Items asked for: API page size times API pages fetched. */
   limit: number;
-  /** Size of the whole collection, when the provider says (or when the last page was reached). */
+  /** Size of the whole collection, when the provider says (or when the last API page was reached). */
   total?: number;
   has_more: boolean;
-  /** The provider's handle for the next page: a page number (GitHub, GitLab) or a token (Jira Cloud). */
+  /** The provider's handle for the next API page: a page number (GitHub, GitLab) or a token (Jira Cloud). */
   next_cursor?: string;
 }
 

@@ -14,31 +14,28 @@ export interface PlannedDataset {
   files: string[];
 }
 
-/**
- * Plan the client calls that replay what a project's corpus holds:
- * - every distinct recorded GET that was answered with 2xx (duplicates resolved as the replay
- *   server resolves them) and that devboy understands becomes one call;
- * - recordings of later pages (`page` > 1, `startAt` > 0, a `nextPageToken`) are not starting
- *   points: they are reached by following the first page, and join its dataset;
- * - each list call is one dataset; single-object GETs (one issue, one pull/merge request) of the
- *   same kind join one dataset, in URL order.
- */
-export function planCorpus(provider: ProviderName, entries: readonly CorpusEntry[]): PlannedDataset[] {
-  return planProject(provider, entries).datasets;
-}
-
 /** A project's plan, and what becomes of the recordings no planned call starts from. */
 export interface ProjectPlan {
   datasets: PlannedDataset[];
   /** Recordings that will not be measured whatever the replay does, and why. */
   notPlanned: UnmeasuredRecording[];
-  /** Recordings of later pages: measured when a planned first page leads to them. */
+  /** Recordings of later API pages: measured when a planned first API page leads to them. */
   laterPages: string[];
 }
 
 /** What "not a list devboy reads" means, for the reason a report gives. */
 export const READ_KINDS = 'issue, PR/MR, diff, comment and discussion lists';
 
+/**
+ * Plan the client calls that replay what a project's corpus holds:
+ * - every distinct recorded GET that was answered with 2xx (duplicates resolved as the replay
+ *   server resolves them) and that devboy understands becomes one call;
+ * - recordings of later API pages (`page` > 1, `startAt` > 0, a `nextPageToken`) are not starting
+ *   points: they are reached by following the first API page, and join its dataset;
+ * - each list call is one dataset; single-object GETs (one issue, one pull/merge request) of the
+ *   same kind join one dataset, in URL order;
+ * - every other recording is listed with why no run measures it (notPlanned).
+ */
 export function planProject(provider: ProviderName, entries: readonly CorpusEntry[]): ProjectPlan {
   const module = PROVIDERS[provider];
   const lists: PlannedDataset[] = [];

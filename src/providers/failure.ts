@@ -39,7 +39,7 @@ export function readShape<T>(ctx: FailureContext, transport: Transport, read: ()
   }
 }
 
-/** A session call's failure, whatever threw it, as the one provider error that names the request. */
+/** A client call's failure, whatever threw it, as the one provider error that names the request. */
 export async function namedFailures<T>(ctx: FailureContext, transport: Transport, call: Promise<T>): Promise<T> {
   try {
     return await call;

@@ -227,7 +227,7 @@ class RecordingLedger {
           this.why.get(file) ??
           notPlanned.get(file) ??
           (laterPages.has(file)
-            ? { file, cause: 'unreached-page' as const, reason: 'a later page no first page in the corpus leads to' }
+            ? { file, cause: 'unreached-api-page' as const, reason: 'a later API page no first API page in the corpus leads to' }
             : { file, cause: 'answered-by-another' as const, reason: 'its request is answered by another recording (the matching rule)' });
         out.push({ ...why, measured: false });
       }

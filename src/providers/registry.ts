@@ -13,10 +13,6 @@ export const PROVIDERS: Record<ProviderName, ProviderModule> = { github, gitlab,
 
 export const PROVIDER_NAMES = Object.keys(PROVIDERS) as ProviderName[];
 
-export function providerModule(name: ProviderName): ProviderModule {
-  return PROVIDERS[name];
-}
-
 export function isProviderName(name: string): name is ProviderName {
   return Object.hasOwn(PROVIDERS, name);
 }

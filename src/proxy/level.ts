@@ -1,10 +1,11 @@
 import { itemNoun } from '../budget/chunks/summary.js';
 import type { JsonObject, JsonValue } from '../json/types.js';
 import { readResponse } from '../providers/response.js';
-import { itemsAtLevel } from '../trim/levels.js';
+import { DETAIL_LEVELS, itemsAtLevel, type DetailLevel } from '../trim/levels.js';
 
-export const PROXY_LEVELS = ['standard', 'minimal'] as const;
-export type ProxyLevel = (typeof PROXY_LEVELS)[number];
+/** What `--level` lowers a list to: every detail level below full (the upstream's own detail, normalized). */
+export type ProxyLevel = Exclude<DetailLevel, 'full'>;
+export const PROXY_LEVELS: readonly ProxyLevel[] = DETAIL_LEVELS.filter((l): l is ProxyLevel => l !== 'full');
 
 /** Items a lowered result does not hold although the upstream's did: how many, what they are, their keys. */
 export interface LeftOut {

@@ -2,7 +2,7 @@ import { chunkResponse, planChunks, type PlanChunksOptions } from '../budget/pla
 import { verifyRoundTrip } from '../formats/verify.js';
 import type { Format } from '../formats/types.js';
 import { isJsonObject, type JsonObject, type JsonValue } from '../json/types.js';
-import { int, plural } from '../report/words.js';
+import { int, plural } from '../text/words.js';
 import type { Tokenizer } from '../tokens/types.js';
 
 /** The line under the chunk index: how the model asks for another page. */

@@ -5,7 +5,7 @@ import type { JsonValue } from '../json/types.js';
 import { canonicalBody, digestBody, idHeader, refLine } from '../transcript/canonical.js';
 import { DedupIndex, type DedupDecision } from '../transcript/dedup.js';
 import type { DedupOptions } from '../transcript/types.js';
-import { int } from '../report/words.js';
+import { int } from '../text/words.js';
 import type { Tokenizer, TokenizerName } from '../tokens/types.js';
 import type { LedgerCall } from './ledger.js';
 import { lowerToLevel, type Lowered, type ProxyLevel } from './level.js';

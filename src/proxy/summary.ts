@@ -1,6 +1,6 @@
 import { combineSavings, computeSavings, type Savings } from '../transcript/savings.js';
 import { escapeInvisible } from '../errors.js';
-import { int, plural, savedPct } from '../report/words.js';
+import { int, plural, savedPct } from '../text/words.js';
 import { tokenizerLabel } from '../tokens/registry.js';
 import type { TokenizerName } from '../tokens/types.js';
 import type { LedgerCall, LedgerHeader } from './ledger.js';

@@ -34,19 +34,19 @@ export interface SkippedRecording {
  * Why a recording that was read (and is not skipped) feeds no dataset, as a word a report can
  * group by: `not-get` (a POST, ...), `error-answer` (a 404, ...), `duplicate` (another recording of
  * the same request answers it), `not-a-list` (an endpoint devboy does not read: commits, ...),
- * `unreached-page` (a later page no first page leads to), `no-items` (the answer held no items
+ * `unreached-api-page` (a later API page no first API page leads to), `no-items` (the answer held no items
  * devboy measures), `dataset-failed` (part of a dataset whose replay failed, which is skipped),
  * `answered-by-another` (the replayed request was answered by another recording).
  */
 export type UnmeasuredCause =
-  'not-get' | 'error-answer' | 'duplicate' | 'not-a-list' | 'unreached-page' | 'no-items' | 'dataset-failed' | 'answered-by-another';
+  'not-get' | 'error-answer' | 'duplicate' | 'not-a-list' | 'unreached-api-page' | 'no-items' | 'dataset-failed' | 'answered-by-another';
 
 export const UNMEASURED_CAUSES: readonly UnmeasuredCause[] = [
   'not-get',
   'error-answer',
   'duplicate',
   'not-a-list',
-  'unreached-page',
+  'unreached-api-page',
   'no-items',
   'dataset-failed',
   'answered-by-another',

@@ -1,11 +1,11 @@
 import type { BenchmarkResult } from '../benchmark/schema.js';
 import { mdTokenizer } from './md-names.js';
-import { int, pct, saved, SMALL_EDGE, summarize, type BenchmarkSummary } from './benchmark-summary.js';
+import { pct, saved, SMALL_EDGE, summarize, type BenchmarkSummary } from './benchmark-summary.js';
 import { speedRows, speedWarnings, timingHeading } from './speed-view.js';
 import type { MethodContrast } from '../benchmark/method-contrast.js';
 import { SPEED_REFERENCE } from '../benchmark/speed.js';
 import { rangeFromZero, xyBarChart } from './mermaid.js';
-import { fewerOrMore, plural } from './words.js';
+import { fewerOrMore, int, plural } from '../text/words.js';
 import { header, recordingsLine } from './header.js';
 import { familyMarkdownLines } from './families.js';
 import { answerText, lossCell, lostShare, places } from './losses.js';
@@ -17,27 +17,60 @@ import type { DatasetEntry } from '../benchmark/schema.js';
 /** The report for CI job summaries and PR comments: totals, bias and losses up front, details folded. */
 export function benchmarkMarkdown(result: BenchmarkResult): string {
   const s = summarize(result);
-  const baseline = mdName(result.settings.savings_baseline);
-  const tk = s.primary === 'heuristic' ? 'heuristic tokens (an estimate)' : `${mdTokenizer(s.primary)} tokens`;
-  // Inside <summary>, Markdown is not read: the same words as HTML text.
-  const tkHtml = htmlText(s.primary === 'heuristic' ? 'heuristic tokens (an estimate)' : `${tokenizerLabel(s.primary)} tokens`);
-  const out: string[] = [
+  const words: Words = {
+    baseline: mdName(result.settings.savings_baseline),
+    tk: s.primary === 'heuristic' ? 'heuristic tokens (an estimate)' : `${mdTokenizer(s.primary)} tokens`,
+    // Inside <summary>, Markdown is not read: the same words as HTML text.
+    tkHtml: htmlText(s.primary === 'heuristic' ? 'heuristic tokens (an estimate)' : `${tokenizerLabel(s.primary)} tokens`),
+  };
+  return [
+    ...openingMarkdown(result, s, words),
+    ...totalsMarkdown(result, s, words),
+    ...totalsCharts(s),
+    '',
+    ...recommendationMarkdown(s, words.tk, words.baseline),
+    ...familyMarkdownLines(result),
+    ...(s.contrast ? ['', ...contrastMarkdown(s.contrast)] : []),
+    ...speedMarkdown(result, s),
+    ...sessionMarkdown(s),
+    ...heuristicMarkdown(result, s),
+    ...fitMarkdown(result, s, words),
+    ...recordingsMarkdown(result),
+    ...skippedMarkdown(result),
+    ...roundTripsMarkdown(result, s),
+    ...perDatasetMarkdown(result, s, words),
+  ].join('\n');
+}
+
+/** How the report names its baseline and token counts, in Markdown and (inside `<summary>`) as HTML text. */
+interface Words {
+  baseline: string;
+  tk: string;
+  tkHtml: string;
+}
+
+/** The title, the answer and the headline, and what was measured. */
+function openingMarkdown(result: BenchmarkResult, s: BenchmarkSummary, words: Words): string[] {
+  return [
     '## devboy benchmark',
     '',
     ...(s.answer ? [`**${htmlText(answerText(s.answer, s.primary))}**`, ''] : []),
-    ...headlineMarkdown(s, tk, baseline),
+    ...headlineMarkdown(s, words.tk, words.baseline),
     '',
     ...header(result, mdCode, mdName)
       .split('\n')
       .map((l) => `- ${l}`),
     '',
   ];
+}
 
-  out.push(
-    `### Totals (${tk}; change vs ${baseline}; pages at ${int(result.settings.budget)} ${mdTokenizer(s.primary)} tokens; **bold** = fewest tokens among lossless formats)`,
+function totalsMarkdown(result: BenchmarkResult, s: BenchmarkSummary, words: Words): string[] {
+  const out = [
+    `### Totals (${words.tk}; change vs ${words.baseline}; pages at ${int(result.settings.budget)} ${mdTokenizer(s.primary)} tokens; **bold** = fewest tokens among lossless formats)`,
     '',
-  );
-  out.push(row(['level', ...s.formats.map(mdName)]), row(['---', ...s.formats.map(() => '---:')]));
+    row(['level', ...s.formats.map(mdName)]),
+    row(['---', ...s.formats.map(() => '---:')]),
+  ];
   for (const t of s.totals) {
     out.push(
       row([
@@ -49,7 +82,12 @@ export function benchmarkMarkdown(result: BenchmarkResult): string {
       ]),
     );
   }
+  return out;
+}
 
+/** One bar chart of the totals per level. */
+function totalsCharts(s: BenchmarkSummary): string[] {
+  const out: string[] = [];
   for (const t of s.totals) {
     const shown = t.cells.filter((c) => c.tokens > 0);
     if (shown.length === 0) continue;
@@ -65,128 +103,152 @@ export function benchmarkMarkdown(result: BenchmarkResult): string {
       }),
     );
   }
+  return out;
+}
 
-  out.push('', ...recommendationMarkdown(s, tk, baseline));
-  out.push(...familyMarkdownLines(result));
-  if (s.contrast) out.push('', ...contrastMarkdown(s.contrast));
+function speedMarkdown(result: BenchmarkResult, s: BenchmarkSummary): string[] {
+  if (!s.speed.length) return [];
+  const out = [
+    '',
+    '### Speed',
+    '',
+    `${timingHeading(result)}.`,
+    '',
+    row(['format', 'encode ms', `vs ${SPEED_REFERENCE}`, 'decode ms', `vs ${SPEED_REFERENCE}`, 'runs']),
+    row(['---', '---:', '---:', '---:', '---:', '---:']),
+  ];
+  for (const r of speedRows(result, s)) out.push(row([mdName(r.format), r.encode, r.encodeRatio, r.decode, r.decodeRatio, r.runs]));
+  const warnings = speedWarnings(result, s, mdName);
+  if (warnings.length) out.push('', ...warnings.map((w) => `- ⚠ ${w}`));
+  return out;
+}
 
-  if (s.speed.length) {
-    out.push('', '### Speed', '', `${timingHeading(result)}.`, '');
-    out.push(
-      row(['format', 'encode ms', `vs ${SPEED_REFERENCE}`, 'decode ms', `vs ${SPEED_REFERENCE}`, 'runs']),
-      row(['---', '---:', '---:', '---:', '---:', '---:']),
-    );
-    for (const r of speedRows(result, s)) out.push(row([mdName(r.format), r.encode, r.encodeRatio, r.decode, r.decodeRatio, r.runs]));
-    const warnings = speedWarnings(result, s, mdName);
-    if (warnings.length) out.push('', ...warnings.map((w) => `- ⚠ ${w}`));
-  }
+function sessionMarkdown(s: BenchmarkSummary): string[] {
+  if (!s.session) return [];
+  const x = s.session;
+  const level = x.rows.some((r) => r.level !== undefined);
+  return [
+    '',
+    `### Session ${mdCode(x.file)}: ${plural(x.calls, 'call')}, ${int(x.hits)} repeated (savings of ${mdTokenizer(s.primary)} tokens vs ${mdName(x.baseline)}; combined = dedup + (1 − dedup) × encoder; measured = what the model received)`,
+    '',
+    ...(level ? ['level: the calls the proxy lowered with `--level`, lossy by choice: not in encoder or combined, in measured.', ''] : []),
+    row(['format', 'dedup', 'encoder', 'combined', 'measured', ...(level ? ['level'] : [])]),
+    row(['---', '---:', '---:', '---:', '---:', ...(level ? ['---:'] : [])]),
+    ...x.rows.map((r) =>
+      row([
+        mdName(r.format),
+        saved(r.dedup),
+        saved(r.encoder),
+        saved(r.combined),
+        saved(r.measured),
+        ...(level ? [r.level === undefined ? '-' : saved(r.level)] : []),
+      ]),
+    ),
+  ];
+}
 
-  if (s.session) {
-    const x = s.session;
-    out.push(
-      '',
-      `### Session ${mdCode(x.file)}: ${plural(x.calls, 'call')}, ${int(x.hits)} repeated (savings of ${mdTokenizer(s.primary)} tokens vs ${mdName(x.baseline)}; combined = dedup + (1 − dedup) × encoder; measured = what the model received)`,
-      '',
-    );
-    const level = x.rows.some((r) => r.level !== undefined);
-    if (level) out.push('level: the calls the proxy lowered with `--level`, lossy by choice: not in encoder or combined, in measured.', '');
-    out.push(
-      row(['format', 'dedup', 'encoder', 'combined', 'measured', ...(level ? ['level'] : [])]),
-      row(['---', '---:', '---:', '---:', '---:', ...(level ? ['---:'] : [])]),
-    );
-    for (const r of x.rows)
-      out.push(
-        row([
-          mdName(r.format),
-          saved(r.dedup),
-          saved(r.encoder),
-          saved(r.combined),
-          saved(r.measured),
-          ...(level ? [r.level === undefined ? '-' : saved(r.level)] : []),
-        ]),
-      );
-  }
+function heuristicMarkdown(result: BenchmarkResult, s: BenchmarkSummary): string[] {
+  if (!result.heuristic_bias.length) return [];
+  const w = s.heuristicWinners;
+  return [
+    '',
+    '### Heuristic (bytes / 3.5)',
+    '',
+    w
+      ? `It picks another winner than ${mdTokenizer(s.primary)} in ${int(w.differ)} of ${plural(w.cells, 'dataset/level cell')} (${int(w.ties)} have a tie, which agrees when a tied format is the other's winner).`
+      : `No real tokenizer in this run to compare it with.`,
+    '',
+    '<details><summary>Its bias per format and level (negative = undercounts)</summary>',
+    '',
+    row(['level', ...s.formats.map(mdName)]),
+    row(['---', ...s.formats.map(() => '---:')]),
+    ...groupBias(result, s.levels, s.formats).map((b) => row(b)),
+    '',
+    '</details>',
+  ];
+}
 
-  if (result.heuristic_bias.length) {
-    const w = s.heuristicWinners;
-    out.push(
-      '',
-      '### Heuristic (bytes / 3.5)',
-      '',
-      w
-        ? `It picks another winner than ${mdTokenizer(s.primary)} in ${int(w.differ)} of ${plural(w.cells, 'dataset/level cell')} (${int(w.ties)} have a tie, which agrees when a tied format is the other's winner).`
-        : `No real tokenizer in this run to compare it with.`,
-      '',
-      '<details><summary>Its bias per format and level (negative = undercounts)</summary>',
-      '',
-    );
-    out.push(row(['level', ...s.formats.map(mdName)]), row(['---', ...s.formats.map(() => '---:')]));
-    for (const b of groupBias(result, s.levels, s.formats)) out.push(row(b));
+/** The first response at the budget of each dataset that does not fit whole. */
+function fitMarkdown(result: BenchmarkResult, s: BenchmarkSummary, words: Words): string[] {
+  if (!s.fit.length) return [];
+  return [
+    '',
+    `<details><summary>First response at ${int(result.settings.budget)} ${words.tkHtml} (devboy format's pipeline; the ${plural(s.fit.length, 'dataset')} that do not fit whole at full detail)</summary>`,
+    '',
+    row(['dataset', ...s.formats.map(mdName)]),
+    row(['---', ...s.formats.map(() => '---')]),
+    ...s.fit.map((f) => row([datasetTitle(f.dataset), ...s.formats.map((name) => f.cells.get(name) ?? '')])),
+    '',
+    '</details>',
+  ];
+}
+
+/** The line that accounts for every corpus recording, and each one not measured with its reason, folded. */
+function recordingsMarkdown(result: BenchmarkResult): string[] {
+  const line = recordingsLine(result, 'below');
+  if (!line) return [];
+  const out = ['', '### Recordings', '', line];
+  const unmeasured = result.unmeasured ?? [];
+  if (unmeasured.length) {
+    out.push('', `<details><summary>Not measured (${unmeasured.length})</summary>`, '');
+    for (const u of unmeasured) out.push(`- ${mdCode(u.file)}: ${mdCode(u.reason)}`);
     out.push('', '</details>');
   }
+  return out;
+}
 
-  if (s.fit.length) {
-    out.push(
-      '',
-      `<details><summary>First response at ${int(result.settings.budget)} ${tkHtml} (devboy format's pipeline; the ${plural(s.fit.length, 'dataset')} that do not fit whole at full detail)</summary>`,
-      '',
-    );
-    out.push(row(['dataset', ...s.formats.map(mdName)]), row(['---', ...s.formats.map(() => '---')]));
-    for (const f of s.fit) out.push(row([datasetTitle(f.dataset), ...s.formats.map((name) => f.cells.get(name) ?? '')]));
-    out.push('', '</details>');
-  }
-
-  const recordings = recordingsLine(result, 'below');
-  if (recordings) {
-    out.push('', '### Recordings', '', recordings);
-    const unmeasured = result.unmeasured ?? [];
-    if (unmeasured.length) {
-      out.push('', `<details><summary>Not measured (${unmeasured.length})</summary>`, '');
-      for (const u of unmeasured) out.push(`- ${mdCode(u.file)}: ${mdCode(u.reason)}`);
-      out.push('', '</details>');
-    }
-  }
-
+function skippedMarkdown(result: BenchmarkResult): string[] {
   const skipped = result.skipped ?? [];
-  if (skipped.length) {
-    out.push('', `### Skipped recordings (${skipped.length})`, '');
-    for (const x of skipped)
-      out.push(
+  if (!skipped.length) return [];
+  return [
+    '',
+    `### Skipped recordings (${skipped.length})`,
+    '',
+    ...skipped.map(
+      (x) =>
         `- ${mdCode(`${x.file}${x.line !== undefined ? `:${x.line}${x.col !== undefined ? `:${x.col}` : ''}` : ''}`)}: ${mdCode(x.reason)}`,
-      );
-  }
+    ),
+  ];
+}
 
-  out.push('', '### Round trips', '');
-  if (result.lossy.length === 0) out.push('Every format round-tripped every row (values and key order).');
-  else {
-    const formats = [...new Set(result.lossy.map((l) => l.format))].map(mdName).join(', ');
-    out.push(
-      `Not lossless: ${plural(result.lossy.length, 'dataset/level/format cell')} (${formats}); every other row round-tripped.`,
-      '',
-      `What each lossy format loses (${mdTokenizer(s.primary)} rows; share of the leaf values of the datasets that do not round-trip; the places that lost most):`,
-      '',
-      row(['format', 'level', 'lost', 'where']),
-      row(['---', '---', '---', '---']),
-      ...s.losses.map((l) =>
-        row([mdName(l.format), mdName(l.level), htmlText(lossCell(l)), l.paths.length ? mdCode(places(l).replace(/^ \(|\)$/g, '')) : '']),
-      ),
-      '',
-      '<details><summary>Each lossy cell and what it lost</summary>',
-      '',
-    );
-    for (const l of result.lossy)
-      out.push(
+/** Whether every row round-tripped; when not, what each lossy format loses, and each lossy cell folded. */
+function roundTripsMarkdown(result: BenchmarkResult, s: BenchmarkSummary): string[] {
+  if (result.lossy.length === 0) return ['', '### Round trips', '', 'Every format round-tripped every row (values and key order).'];
+  const formats = [...new Set(result.lossy.map((l) => l.format))].map(mdName).join(', ');
+  return [
+    '',
+    '### Round trips',
+    '',
+    `Not lossless: ${plural(result.lossy.length, 'dataset/level/format cell')} (${formats}); every other row round-tripped.`,
+    '',
+    `What each lossy format loses (${mdTokenizer(s.primary)} rows; share of the leaf values of the datasets that do not round-trip; the places that lost most):`,
+    '',
+    row(['format', 'level', 'lost', 'where']),
+    row(['---', '---', '---', '---']),
+    ...s.losses.map((l) =>
+      row([mdName(l.format), mdName(l.level), htmlText(lossCell(l)), l.paths.length ? mdCode(places(l).replace(/^ \(|\)$/g, '')) : '']),
+    ),
+    '',
+    '<details><summary>Each lossy cell and what it lost</summary>',
+    '',
+    ...result.lossy.map(
+      (l) =>
         `- ${datasetTitle(l)} ${mdName(l.level)} ${mdName(l.format)}: ${mdCode(`${l.loss ? `${lossSummary(l.loss)}; first: ` : ''}${l.reason}`)}`,
-      );
-    out.push('', '</details>');
-  }
+    ),
+    '',
+    '</details>',
+  ];
+}
 
-  out.push(
+/** Every dataset at every level, folded: the figures the totals add up. */
+function perDatasetMarkdown(result: BenchmarkResult, s: BenchmarkSummary, words: Words): string[] {
+  const out = [
     '',
-    `<details><summary>Per dataset (${s.datasets.length}): ${tkHtml}, change vs ${htmlText(result.settings.savings_baseline)}, pages at ${int(result.settings.budget)}</summary>`,
+    `<details><summary>Per dataset (${s.datasets.length}): ${words.tkHtml}, change vs ${htmlText(result.settings.savings_baseline)}, pages at ${int(result.settings.budget)}</summary>`,
     '',
-  );
-  out.push(row(['dataset', 'level', ...s.formats.map(mdName)]), row(['---', '---', ...s.formats.map(() => '---:')]));
+    row(['dataset', 'level', ...s.formats.map(mdName)]),
+    row(['---', '---', ...s.formats.map(() => '---:')]),
+  ];
   for (const d of s.datasets) {
     for (const l of d.levels) {
       out.push(
@@ -204,7 +266,7 @@ export function benchmarkMarkdown(result: BenchmarkResult): string {
     }
   }
   out.push('', '</details>', '');
-  return out.join('\n');
+  return out;
 }
 
 /** The answer first, as the terminal report gives it: the best lossless format per level, and what the level saves. */

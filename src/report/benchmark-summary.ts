@@ -6,7 +6,7 @@ import { isCandidate } from '../formats/info.js';
 import type { FormatName } from '../formats/types.js';
 import type { TokenizerName } from '../tokens/types.js';
 import type { Level } from '../trim/levels.js';
-import { plural, savedPct } from './words.js';
+import { plural, savedPct } from '../text/words.js';
 import { baselineFormatOf, MEASURED_BASELINES, type MeasuredBaseline } from '../metadata/format-metadata.js';
 import { groupBy } from '../group-by.js';
 
@@ -35,7 +35,7 @@ export interface BenchmarkSummary {
   contrast?: MethodContrast;
   /** Encode and decode time per format over every dataset and level, with ratios to json-compact. */
   speed: FormatSpeed[];
-  /** With --session: the replayed session's savings per format under the primary tokenizer. */
+  /** With --session: the played-back session's savings per format under the primary tokenizer. */
   session?: SessionView;
   /** The answer in a few words: the best lossless format per level, and what each level saves by itself. */
   headline: Headline;
@@ -398,14 +398,3 @@ export const saved = savedPct;
 export function ms(v: number): string {
   return v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v >= 0.1 ? v.toFixed(2) : v.toFixed(3);
 }
-
-/** `12.3 ms [11.9-13.0]`: the summed medians and where they could have landed. */
-export function msSpread(median: number, spread: readonly [number, number]): string {
-  return `${ms(median)} ms [${ms(spread[0])}-${ms(spread[1])}]`;
-}
-
-export function ratio(r: number | null): string {
-  return r === null ? '' : `×${r.toFixed(2)}`;
-}
-
-export { int } from './words.js';

@@ -1,18 +1,16 @@
 import { tokenizerLabel } from '../tokens/registry.js';
 import type { BenchmarkResult } from '../benchmark/schema.js';
-import { int, pct, saved, SMALL_EDGE, summarize, type BenchmarkSummary } from './benchmark-summary.js';
+import { pct, saved, SMALL_EDGE, summarize, type BenchmarkSummary } from './benchmark-summary.js';
 import type { MethodContrast } from '../benchmark/method-contrast.js';
 import type { RenderOptions } from './exporter.js';
 import { SPEED_REFERENCE } from '../benchmark/speed.js';
 import { header, lossyText, recordingsLine, skippedLines, unmeasuredLines } from './header.js';
-import { fewerOrMore, plural } from './words.js';
+import { fewerOrMore, int, plural } from '../text/words.js';
 import { baselineFormatOf } from '../metadata/format-metadata.js';
 import { familyDetailLines, familySummaryLines } from './families.js';
 import { answerText, lossLines, lostShare } from './losses.js';
 import { displayWidth, terminalText as t } from '../escape/terminal.js';
 import { DEFAULT_WIDTH, renderTable, wrapText, type TextTable } from './text-table.js';
-
-export { DEFAULT_WIDTH };
 import { speedRows, speedWarnings, timingHeading } from './speed-view.js';
 
 /**
@@ -27,153 +25,212 @@ import { speedRows, speedWarnings, timingHeading } from './speed-view.js';
 export function benchmarkTable(result: BenchmarkResult, options: RenderOptions = {}): string {
   const width = options.width ?? DEFAULT_WIDTH;
   const s = summarize(result);
-  const star = (text: string) => (options.color ? `\u001b[1m${text} *\u001b[22m` : `${text} *`);
-  const baseline = t(result.settings.savings_baseline);
   const tkName = t(tokenizerLabel(s.primary));
-  const tk = s.primary === 'heuristic' ? 'heuristic tokens (an estimate)' : `${tkName} tokens`;
-  const formats = s.formats.map((f) => t(f));
   const out: string[] = [];
-  const para = (text: string) => out.push(...wrapText(text, width));
-  const table = (tbl: TextTable, w = width) => out.push(renderTable(tbl, w));
+  const r: Report = {
+    result,
+    s,
+    width,
+    out,
+    star: (text) => (options.color ? `\u001b[1m${text} *\u001b[22m` : `${text} *`),
+    baseline: t(result.settings.savings_baseline),
+    baselineFormat: baselineFormatOf(result.settings.savings_baseline),
+    tkName,
+    tk: s.primary === 'heuristic' ? 'heuristic tokens (an estimate)' : `${tkName} tokens`,
+    formats: s.formats.map((f) => t(f)),
+    para: (text) => out.push(...wrapText(text, width)),
+    table: (tbl, w = width) => out.push(renderTable(tbl, w)),
+  };
 
-  if (s.answer) para(t(answerText(s.answer, s.primary)));
-  out.push(...headlineLines(s, tk, baseline, width));
+  openingLines(r);
+  totalsLines(r);
   out.push('');
-  for (const line of header(result, t).split('\n')) {
+  recommendationLines(s, r.tk, r.baseline, r.para, r.table);
+  for (const line of familySummaryLines(result, width)) out.push(line);
+  if (s.contrast) {
+    out.push('');
+    contrastLines(s.contrast, r.para, r.table);
+  }
+  speedLines(r);
+  sessionLines(r);
+  out.push('');
+  checkLines(r, options.details === true);
+  if (!options.details) {
+    r.para(
+      `Per dataset, the first response at the budget, the heuristic's bias and every lossy cell: --details (or --export-markdown, --json).`,
+    );
+    return out.join('\n');
+  }
+  // --details: as wide as its figures need.
+  perDatasetLines(r);
+  fitLines(r);
+  biasLines(r);
+  return out.join('\n');
+}
+
+/** One report being written: its figures, how it names them, and where its lines go. */
+interface Report {
+  result: BenchmarkResult;
+  s: BenchmarkSummary;
+  width: number;
+  out: string[];
+  /** The fewest tokens among lossless formats, starred (and bold in colour). */
+  star: (text: string) => string;
+  baseline: string;
+  /** The format the savings baseline is: its cells show no change against themselves. */
+  baselineFormat: string;
+  tkName: string;
+  tk: string;
+  formats: string[];
+  /** A paragraph folded to the width. */
+  para: (text: string) => void;
+  /** A table fitted to the width, or as wide as its figures need (`Infinity`). */
+  table: (tbl: TextTable, width?: number) => void;
+}
+
+/** The answer and the headline, then what was measured. */
+function openingLines(r: Report): void {
+  const { s, out, width } = r;
+  if (s.answer) r.para(t(answerText(s.answer, s.primary)));
+  out.push(...headlineLines(s, r.tk, r.baseline, width));
+  out.push('');
+  for (const line of header(r.result, t).split('\n')) {
     // One tokenizer a line when they do not fit on one: an implementation is never cut in two.
     if (line.startsWith('tokenizers: ') && displayWidth(line) > width) {
       const parts = line.slice('tokenizers: '.length).split('; ');
       out.push('tokenizers:');
       parts.forEach((p, i) => out.push(...wrapText(`  ${p}${i < parts.length - 1 ? ';' : ''}`, width, '    ')));
-    } else para(line);
+    } else r.para(line);
   }
   out.push('');
-  para(
-    `Totals over ${plural(result.datasets.length, 'dataset')}: ${tk}; change vs ${baseline} (same items, level and tokenizer); pages at ${int(result.settings.budget)} ${tkName} tokens below; * = fewest tokens among lossless formats`,
+}
+
+function totalsLines(r: Report): void {
+  const { result, s } = r;
+  r.para(
+    `Totals over ${plural(result.datasets.length, 'dataset')}: ${r.tk}; change vs ${r.baseline} (same items, level and tokenizer); pages at ${int(result.settings.budget)} ${r.tkName} tokens below; * = fewest tokens among lossless formats`,
   );
-  const baselineFormat = baselineFormatOf(result.settings.savings_baseline);
-  table({
-    head: ['level', ...formats],
+  r.table({
+    head: ['level', ...r.formats],
     rows: s.totals.flatMap((x) => [
       [
         t(x.level),
         ...x.cells.map((c) => {
-          const text = `${int(c.tokens)}${c.format === baselineFormat ? '' : ` ${pct(c.saving)}`}`;
-          return c.format === x.winner ? star(text) : text;
+          const text = `${int(c.tokens)}${c.format === r.baselineFormat ? '' : ` ${pct(c.saving)}`}`;
+          return c.format === x.winner ? r.star(text) : text;
         }),
       ],
       ['  pages', ...x.cells.map((c) => `${int(c.pages)}${c.lossyRows ? `, ${c.lossyRows} lossy${lostShare(s, c.format, x.level)}` : ''}`)],
     ]),
   });
-  out.push('');
-  recommendationLines(s, tk, baseline, para, table);
-  for (const line of familySummaryLines(result, width)) out.push(line);
-  if (s.contrast) {
-    out.push('');
-    contrastLines(s.contrast, para, table);
-  }
+}
 
-  if (s.speed.length) {
-    out.push('');
-    para(timingHeading(result));
-    table({
-      head: ['format', 'encode ms', `vs ${SPEED_REFERENCE}`, 'decode ms', `vs ${SPEED_REFERENCE}`, 'runs'],
-      rows: speedRows(result, s).map((r) => [t(r.format), r.encode, r.encodeRatio, r.decode, r.decodeRatio, r.runs]),
-    });
-    for (const w of speedWarnings(result, s, (f) => t(f))) para(`! ${w}`);
-  }
+function speedLines(r: Report): void {
+  const { result, s } = r;
+  if (!s.speed.length) return;
+  r.out.push('');
+  r.para(timingHeading(result));
+  r.table({
+    head: ['format', 'encode ms', `vs ${SPEED_REFERENCE}`, 'decode ms', `vs ${SPEED_REFERENCE}`, 'runs'],
+    rows: speedRows(result, s).map((x) => [t(x.format), x.encode, x.encodeRatio, x.decode, x.decodeRatio, x.runs]),
+  });
+  for (const w of speedWarnings(result, s, (f) => t(f))) r.para(`! ${w}`);
+}
 
-  if (s.session) {
-    const x = s.session;
-    out.push('');
-    para(
-      `Session ${t(x.file)}: ${plural(x.calls, 'call')}, ${int(x.hits)} answered by a reference to an earlier identical output; savings of ${tkName} tokens vs ${t(x.baseline)} (combined = dedup + (1 - dedup) × encoder; measured = what the model received)`,
-    );
-    const level = x.rows.some((r) => r.level !== undefined);
-    if (level) para('level: the calls the proxy lowered with --level, lossy by choice: not in encoder or combined, in measured');
-    table({
-      head: ['format', 'dedup', 'encoder', 'combined', 'measured', ...(level ? ['level'] : [])],
-      rows: x.rows.map((r) => [
-        t(r.format),
-        saved(r.dedup),
-        saved(r.encoder),
-        saved(r.combined),
-        saved(r.measured),
-        ...(level ? [r.level === undefined ? '-' : saved(r.level)] : []),
-      ]),
-    });
-  }
+function sessionLines(r: Report): void {
+  const x = r.s.session;
+  if (!x) return;
+  r.out.push('');
+  r.para(
+    `Session ${t(x.file)}: ${plural(x.calls, 'call')}, ${int(x.hits)} answered by a reference to an earlier identical output; savings of ${r.tkName} tokens vs ${t(x.baseline)} (combined = dedup + (1 - dedup) × encoder; measured = what the model received)`,
+  );
+  const level = x.rows.some((row) => row.level !== undefined);
+  if (level) r.para('level: the calls the proxy lowered with --level, lossy by choice: not in encoder or combined, in measured');
+  r.table({
+    head: ['format', 'dedup', 'encoder', 'combined', 'measured', ...(level ? ['level'] : [])],
+    rows: x.rows.map((row) => [
+      t(row.format),
+      saved(row.dedup),
+      saved(row.encoder),
+      saved(row.combined),
+      saved(row.measured),
+      ...(level ? [row.level === undefined ? '-' : saved(row.level)] : []),
+    ]),
+  });
+}
 
-  out.push('');
+/** One line each on the heuristic, round trips and what they lost, the corpus's recordings, and skipped recordings. */
+function checkLines(r: Report, details: boolean): void {
+  const { result, s, out, width } = r;
   const heuristic = heuristicLine(result, s);
-  if (heuristic) para(heuristic);
+  if (heuristic) r.para(heuristic);
   // --details lists every lossy cell on a line of its own, as wide as it is.
-  if (options.details) out.push(lossyText(result));
-  else para(lossySummary(result));
+  if (details) out.push(lossyText(result));
+  else r.para(lossySummary(result));
   for (const line of lossLines(s)) out.push(...wrapText(t(line), width));
-  const recordings = recordingsLine(result, options.details ? 'below' : 'under --details (or --json)');
-  if (recordings) para(recordings);
+  const recordings = recordingsLine(result, details ? 'below' : 'under --details (or --json)');
+  if (recordings) r.para(recordings);
   // --details names every recording not measured, as skipped ones are always named.
-  if (options.details) out.push(...unmeasuredLines(result));
-  for (const line of skippedLines(result)) para(line);
+  if (details) out.push(...unmeasuredLines(result));
+  for (const line of skippedLines(result)) r.para(line);
+}
 
-  if (!options.details) {
-    para(
-      `Per dataset, the first response at the budget, the heuristic's bias and every lossy cell: --details (or --export-markdown, --json).`,
-    );
-    return out.join('\n');
-  }
-
-  // --details: as wide as its figures need.
-  out.push('');
-  para(`Per dataset: ${tk}, change vs ${baseline}, pages at ${int(result.settings.budget)} ${tkName} tokens; ! = not lossless (see above)`);
-  const detail: TextTable = { head: ['dataset / level', ...formats], rows: [] };
+function perDatasetLines(r: Report): void {
+  const { result, s } = r;
+  r.out.push('');
+  r.para(
+    `Per dataset: ${r.tk}, change vs ${r.baseline}, pages at ${int(result.settings.budget)} ${r.tkName} tokens; ! = not lossless (see above)`,
+  );
+  const detail: TextTable = { head: ['dataset / level', ...r.formats], rows: [] };
   for (const d of s.datasets) {
     detail.rows.push({ line: t(d.title) });
     for (const l of d.levels) {
       detail.rows.push([
         `  ${t(l.level)}`,
         ...s.formats.map((f) => {
-          const r = l.cells.get(f);
-          if (!r) return '';
-          const change = f === baselineFormat ? '' : ` ${pct(r.savings.encoder)}`;
-          const text = `${int(r.tokens)}${change}${r.pages > 1 ? ` ${int(r.pages)}p` : ''}${r.lossless ? '' : ' !'}`;
-          return f === l.winner ? star(text) : text;
+          const row = l.cells.get(f);
+          if (!row) return '';
+          const change = f === r.baselineFormat ? '' : ` ${pct(row.savings.encoder)}`;
+          const text = `${int(row.tokens)}${change}${row.pages > 1 ? ` ${int(row.pages)}p` : ''}${row.lossless ? '' : ' !'}`;
+          return f === l.winner ? r.star(text) : text;
         }),
       ]);
     }
   }
-  table(detail, Number.POSITIVE_INFINITY);
-  for (const line of familyDetailLines(result)) out.push(line);
+  r.table(detail, Number.POSITIVE_INFINITY);
+  for (const line of familyDetailLines(result)) r.out.push(line);
+}
 
-  if (s.fit.length) {
-    out.push('');
-    para(
-      `First response at ${int(result.settings.budget)} ${tkName} tokens (devboy format's pipeline): items included, at which detail; only datasets that do not fit whole at full detail`,
-    );
-    const fit: TextTable = { head: ['dataset / format', ...formats], rows: [] };
-    for (const f of s.fit) fit.rows.push({ line: t(f.title) }, ['', ...s.formats.map((name) => f.cells.get(name) ?? '')]);
-    table(fit, Number.POSITIVE_INFINITY);
-  }
+function fitLines(r: Report): void {
+  const { result, s } = r;
+  if (!s.fit.length) return;
+  r.out.push('');
+  r.para(
+    `First response at ${int(result.settings.budget)} ${r.tkName} tokens (devboy format's pipeline): items included, at which detail; only datasets that do not fit whole at full detail`,
+  );
+  const fit: TextTable = { head: ['dataset / format', ...r.formats], rows: [] };
+  for (const f of s.fit) fit.rows.push({ line: t(f.title) }, ['', ...s.formats.map((name) => f.cells.get(name) ?? '')]);
+  r.table(fit, Number.POSITIVE_INFINITY);
+}
 
-  if (result.heuristic_bias.length) {
-    out.push('');
-    para('Heuristic (bytes / 3.5) vs real tokenizer, all datasets: negative = the heuristic undercounts');
-    const bias: TextTable = { head: ['level', ...formats], rows: [] };
-    for (const tokenizer of new Set(result.heuristic_bias.map((b) => b.tokenizer))) {
-      for (const level of s.levels) {
-        bias.rows.push([
-          `${t(level)} vs ${t(tokenizer)}`,
-          ...s.formats.map((f) => {
-            const b = result.heuristic_bias.find((x) => x.tokenizer === tokenizer && x.level === level && x.format === f);
-            return b ? `${b.bias >= 0 ? '+' : ''}${(b.bias * 100).toFixed(1)}%` : '';
-          }),
-        ]);
-      }
+function biasLines(r: Report): void {
+  const { result, s } = r;
+  if (!result.heuristic_bias.length) return;
+  r.out.push('');
+  r.para('Heuristic (bytes / 3.5) vs real tokenizer, all datasets: negative = the heuristic undercounts');
+  const bias: TextTable = { head: ['level', ...r.formats], rows: [] };
+  for (const tokenizer of new Set(result.heuristic_bias.map((b) => b.tokenizer))) {
+    for (const level of s.levels) {
+      bias.rows.push([
+        `${t(level)} vs ${t(tokenizer)}`,
+        ...s.formats.map((f) => {
+          const b = result.heuristic_bias.find((x) => x.tokenizer === tokenizer && x.level === level && x.format === f);
+          return b ? `${b.bias >= 0 ? '+' : ''}${(b.bias * 100).toFixed(1)}%` : '';
+        }),
+      ]);
     }
-    table(bias, Number.POSITIVE_INFINITY);
   }
-  return out.join('\n');
+  r.table(bias, Number.POSITIVE_INFINITY);
 }
 
 /**
@@ -181,7 +238,7 @@ export function benchmarkTable(result: BenchmarkResult, options: RenderOptions =
  * saving vs the baseline (an edge under 1% said to be one), then what lowering the level saves by
  * itself, which on provider data is most of the saving.
  */
-export function headlineLines(s: BenchmarkSummary, tk: string, baseline: string, width: number): string[] {
+function headlineLines(s: BenchmarkSummary, tk: string, baseline: string, width: number): string[] {
   const h = s.headline;
   const best = h.best.map((b) => {
     if (!b.format) return `${t(b.level)} none lossless`;

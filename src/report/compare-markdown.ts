@@ -17,7 +17,7 @@ import type { RenderOptions } from './exporter.js';
 import { mdTokenizer } from './md-names.js';
 import { tokenizerLabel } from '../tokens/registry.js';
 import { rangeAround, xyBarChart } from './mermaid.js';
-import { int } from './words.js';
+import { int } from '../text/words.js';
 
 /** Rows shown before the rest of a list is folded away: the report should read in seconds. */
 const SHOWN = 10;

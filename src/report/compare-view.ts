@@ -3,7 +3,7 @@ import type { FormatName } from '../formats/types.js';
 import type { TokenizerName } from '../tokens/types.js';
 import type { Level } from '../trim/levels.js';
 import { EMBEDDED_CORPUS_LABEL } from '../replay/embedded-corpus.js';
-import { int } from './benchmark-summary.js';
+import { int } from '../text/words.js';
 
 /** What the compare exporters show, computed once so the terminal and Markdown reports agree. */
 export interface CompareView {

@@ -1,6 +1,6 @@
 import type { CorpusListing } from '../providers/corpus-list.js';
 import { skippedText } from '../replay/corpus.js';
-import { plural } from './words.js';
+import { plural } from '../text/words.js';
 import { terminalText as t } from '../escape/terminal.js';
 
 /** `devboy benchmark --list`: providers, projects and the datasets a run would measure, one line each. */

@@ -4,7 +4,7 @@ import type { BenchmarkResult } from '../benchmark/schema.js';
 import type { FormatName } from '../formats/types.js';
 import { tokenizerLabel } from '../tokens/registry.js';
 import type { TokenizerName } from '../tokens/types.js';
-import { int, plural } from './words.js';
+import { int, plural } from '../text/words.js';
 import { terminalText } from '../escape/terminal.js';
 import { mdCode, mdName, mdRow } from '../escape/markdown.js';
 import { mdTokenizer } from './md-names.js';

@@ -2,7 +2,7 @@ import type { BenchmarkResult } from '../benchmark/schema.js';
 import { lossSummary } from '../formats/loss.js';
 import { skippedText, UNMEASURED_CAUSES, type UnmeasuredCause } from '../replay/corpus.js';
 import { EMBEDDED_CORPUS_LABEL } from '../replay/embedded-corpus.js';
-import { int, plural } from './words.js';
+import { int, plural } from '../text/words.js';
 import { terminalText } from '../escape/terminal.js';
 
 /**
@@ -62,7 +62,7 @@ const CAUSE_WORDS: Record<UnmeasuredCause, [string, string]> = {
   duplicate: ['the same request as another recording', 'the same requests as other recordings'],
   'error-answer': ['an error answer', 'error answers'],
   'not-get': ['not a GET request', 'not GET requests'],
-  'unreached-page': ['a later page no first page leads to', 'later pages no first page leads to'],
+  'unreached-api-page': ['a later API page no first API page leads to', 'later API pages no first API page leads to'],
   'no-items': ['with no items devboy measures', 'with no items devboy measures'],
   'dataset-failed': ['part of a skipped dataset', 'parts of skipped datasets'],
   'answered-by-another': ['answered by another recording', 'answered by other recordings'],

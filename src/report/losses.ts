@@ -1,7 +1,7 @@
 import { tokenizerLabel } from '../tokens/registry.js';
 import type { TokenizerName } from '../tokens/types.js';
 import type { Answer, BenchmarkSummary, LossView } from './benchmark-summary.js';
-import { int, plural } from './words.js';
+import { int, plural } from '../text/words.js';
 
 /**
  * The answer line and what the lossy formats lose, as the terminal and Markdown reports print them

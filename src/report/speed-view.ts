@@ -1,7 +1,7 @@
 import type { BenchmarkResult, BenchmarkRow } from '../benchmark/schema.js';
 import { SPEED_REFERENCE, type FormatSpeed, type SpeedFigure } from '../benchmark/speed.js';
 import { ms, type BenchmarkSummary } from './benchmark-summary.js';
-import { int } from './words.js';
+import { int } from '../text/words.js';
 
 /**
  * Speed as hyperfine reports it: every figure with its range (`806 (803…1071)` ms), every ratio

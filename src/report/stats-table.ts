@@ -4,7 +4,7 @@ import type { FormatName } from '../formats/types.js';
 import type { Recommendation, StatsResult, StatsRow } from '../stats/stats.js';
 import { ms, pct } from './benchmark-summary.js';
 import { tokenizerLabel } from '../tokens/registry.js';
-import { fewerOrMore, int, plural } from './words.js';
+import { fewerOrMore, int, plural } from '../text/words.js';
 import { terminalText as t } from '../escape/terminal.js';
 import { DEFAULT_WIDTH, renderTable, wrapText, type TextTable } from './text-table.js';
 

@@ -84,7 +84,7 @@ async function peekSyntax(chunks: AsyncIterable<string>): Promise<{ syntax: RowS
       break;
     }
   }
-  async function* replay(): AsyncGenerator<string> {
+  async function* fromStart(): AsyncGenerator<string> {
     try {
       yield* seen;
       for (;;) {
@@ -97,5 +97,5 @@ async function peekSyntax(chunks: AsyncIterable<string>): Promise<{ syntax: RowS
       await iterator.return?.();
     }
   }
-  return { syntax, chunks: replay() };
+  return { syntax, chunks: fromStart() };
 }

@@ -1,7 +1,7 @@
 import { UsageError } from '../errors.js';
 import { packageVersion } from '../versions.js';
 import { heuristic } from './heuristic.js';
-import { assertInstalled, installedVersion, isInstalled, optionalPackage, type OptionalPackage } from './optional.js';
+import { assertInstalled, installedVersion, optionalPackage, type OptionalPackage } from './optional.js';
 import { TOKENIZER_NAMES, type Tokenizer, type TokenizerName } from './types.js';
 
 export { TOKENIZER_NAMES, type Tokenizer, type TokenizerName } from './types.js';
@@ -70,7 +70,7 @@ export const TOKENIZERS: Record<TokenizerName, TokenizerEntry> = {
 };
 
 /** A tokenizer's name, or a usage error listing the names there are (`all` is read by the `--tokenizers` flag: cli/tokenizer-flag.ts). */
-export function assertTokenizerName(name: string): TokenizerName {
+function assertTokenizerName(name: string): TokenizerName {
   if (!(TOKENIZER_NAMES as readonly string[]).includes(name)) {
     throw new UsageError(`unknown tokenizer '${name}' (expected one of: ${TOKENIZER_NAMES.join(', ')})`);
   }
@@ -88,19 +88,15 @@ export function assertTokenizersInstalled(names: readonly TokenizerName[]): void
   assertInstalled(names.filter((n) => TOKENIZERS[n].optional));
 }
 
-/** Families whose package is installed here (the built-in tokenizers always are). */
-export function installedTokenizers(): TokenizerName[] {
-  return TOKENIZER_NAMES.filter((n) => !TOKENIZERS[n].optional || isInstalled(n));
-}
-
 export type { OptionalPackage };
 
 const loaded = new Map<TokenizerName, Promise<Tokenizer>>();
 
-export function loadTokenizer(name: TokenizerName): Promise<Tokenizer> {
+/** A loaded tokenizer; a name the types let through (a library caller's string) is a UsageError naming the tokenizers there are. */
+export async function loadTokenizer(name: TokenizerName): Promise<Tokenizer> {
   let t = loaded.get(name);
   if (!t) {
-    t = TOKENIZERS[name].load();
+    t = TOKENIZERS[assertTokenizerName(name)].load();
     // A failed load (a missing package) is not cached: installing it and retrying in the same process works.
     t.catch(() => loaded.delete(name));
     loaded.set(name, t);

@@ -1,6 +1,6 @@
 import type { RecordedExchange as Exchange } from '../replay/exchange.js';
 import type { JsonObject, JsonValue } from '../json/types.js';
-import type { TranscriptCall, TranscriptEntry } from './types.js';
+import type { TranscriptCall } from './types.js';
 
 /** A tool output as a benchmark or a test has it in hand. */
 export interface ToolOutput {
@@ -42,18 +42,4 @@ function pathOf(url: string): string {
   } catch {
     return url;
   }
-}
-
-/** The session file devboy reads (docs/session.md): one JSON object per line. */
-export function transcriptJsonl(entries: readonly TranscriptEntry[]): string {
-  return entries
-    .map((e) =>
-      JSON.stringify(
-        e.kind === 'boundary'
-          ? { boundary: e.reason }
-          : { tool: e.tool, ...(e.args !== undefined ? { args: e.args } : {}), output: e.output, ...(e.isError ? { is_error: true } : {}) },
-      ),
-    )
-    .join('\n')
-    .concat(entries.length > 0 ? '\n' : '');
 }

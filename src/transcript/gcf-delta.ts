@@ -49,7 +49,7 @@ interface Stream {
  * GCF's own multi-turn method, side by side with L0 dedup: successive outputs of the same tool with
  * the same args are sent as GenericDeltaSession wires (a full anchor, then added/changed/removed rows,
  * re-anchored by sizeGuard). Only keyed flat tables qualify; every other call is charged what the
- * L0 + encoder replay sent for it (`fallbackTokens`). Each wire is applied by the reference decoder and
+ * L0 + encoder playback sent for it (`fallbackTokens`). Each wire is applied by the reference decoder and
  * checked against the real output: deltas are row *sets*, so row order can come back different.
  */
 export function playGcfDelta(

@@ -1,5 +1,4 @@
 import { DataError, UsageError } from '../errors.js';
-import { readInput } from '../io/read-input.js';
 import { isJsonObject, type JsonValue } from '../json/types.js';
 import { importClaudeCode } from './import-claude-code.js';
 import { importOpenAiChat } from './import-openai-chat.js';
@@ -9,23 +8,7 @@ import type { TranscriptEntry } from './types.js';
 export const TRANSCRIPT_KINDS = ['devboy', 'claude-code', 'openai-chat'] as const;
 export type TranscriptKind = (typeof TRANSCRIPT_KINDS)[number];
 
-export interface LoadedTranscript {
-  kind: TranscriptKind;
-  /** What errors and reports call the file. */
-  name: string;
-  entries: TranscriptEntry[];
-}
-
-/** Read a session file (or "-" for standard input) in devboy's format or an imported transcript format. */
-export async function readTranscriptFile(
-  source: string,
-  kind: TranscriptKind | 'auto' = 'auto',
-  stdin?: NodeJS.ReadableStream,
-): Promise<LoadedTranscript> {
-  const input = await readInput(source, stdin);
-  return { ...parseTranscript(input.text, kind, input.name), name: input.name };
-}
-
+/** Read a session transcript in devboy's format or an imported one (`auto`: told apart by its first records). */
 export function parseTranscript(
   text: string,
   kind: TranscriptKind | 'auto',

@@ -17,7 +17,7 @@ export interface PlaybackOptions {
   minBytes?: number;
   lruSize?: number;
   formatOptions?: FormatOptions;
-  /** Also replay GCF generic delta sessions side by side (see gcf-delta.ts). */
+  /** Also play back GCF generic delta sessions side by side (see gcf-delta.ts). */
   gcfDelta?: boolean;
   /** Named in errors about a call, e.g. the session file. */
   file?: string;

@@ -1,4 +1,4 @@
-import { fewerOrMore, plural } from '../report/words.js';
+import { fewerOrMore, plural } from '../text/words.js';
 import { tokenizerLabel } from '../tokens/registry.js';
 import { displayWidth, terminalText } from '../escape/terminal.js';
 import type { CallReport, TranscriptReport } from './playback.js';

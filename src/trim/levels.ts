@@ -25,8 +25,10 @@ export type Level = (typeof LEVELS)[number];
 export type DetailLevel = Exclude<Level, 'raw'>;
 /** The levels of the normalized model, from the most detail to the least. */
 export const DETAIL_LEVELS: readonly DetailLevel[] = LEVELS.filter((l): l is DetailLevel => l !== 'raw');
+/** The last entry of a list that has one, typed as that entry: a level added at the end is the new least detail. */
+type Last<T extends readonly unknown[]> = T extends readonly [...unknown[], infer L] ? L : never;
 /** The least detail: what every item of a budgeted response keeps at least (`devboy format`). */
-export const LEAST_DETAIL = DETAIL_LEVELS[DETAIL_LEVELS.length - 1] as 'minimal';
+export const LEAST_DETAIL = LEVELS[LEVELS.length - 1] as Last<typeof LEVELS>;
 export type UpgradeLevel = Exclude<DetailLevel, typeof LEAST_DETAIL>;
 /** The levels an item of a budgeted response can be raised to, from the least detail to the most. */
 export const UPGRADE_LEVELS: readonly UpgradeLevel[] = DETAIL_LEVELS.filter((l): l is UpgradeLevel => l !== LEAST_DETAIL).reverse();
