@@ -4,6 +4,7 @@ import { parseTokenizers, TOKENIZERS_HELP } from '../src/cli/tokenizer-flag.js';
 import { stderrWidthOption } from '../src/cli/streams.js';
 import { UsageError } from '../src/errors.js';
 import { candidateFormats } from '../src/formats/info.js';
+import { MAX_TIMER_SECONDS } from '../src/http/limits.js';
 import { FORMAT_NAMES, type FormatName } from '../src/formats/types.js';
 import { TOKENIZER_NAMES, type TokenizerName } from '../src/tokens/types.js';
 import { PROXY_LEVELS, type ProxyLevel } from '../src/proxy/level.js';
@@ -71,10 +72,12 @@ the ledger could not be written; 2 usage (bad flag, no upstream, a program that 
       allowNo: true,
       default: true,
     }),
-    timeout: Flags.integer({ description: 'seconds the upstream has to answer a request', min: 1, default: 60 }),
+    // Timers: past MAX_TIMER_SECONDS Node would fire at once.
+    timeout: Flags.integer({ description: 'seconds the upstream has to answer a request', min: 1, max: MAX_TIMER_SECONDS, default: 60 }),
     'start-timeout': Flags.integer({
       description: 'seconds the upstream has to answer initialize (npx may download it first)',
       min: 1,
+      max: MAX_TIMER_SECONDS,
       default: 120,
     }),
     'max-result-mb': Flags.integer({

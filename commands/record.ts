@@ -8,6 +8,8 @@ import { PROVIDER_NAMES } from '../src/providers/registry.js';
 import type { ProgressEvent } from '../src/providers/types.js';
 import { recordLive } from '../src/record/record.js';
 import { widthOption } from '../src/cli/streams.js';
+import { skippedText } from '../src/replay/corpus.js';
+import { terminalText } from '../src/escape/terminal.js';
 
 export default class Record extends DevboyCommand {
   static override summary = 'Record live GitHub, GitLab or Jira API exchanges as a corpus, to replay offline (e.g. in CI).';
@@ -23,7 +25,9 @@ Credentials come from the environment or flags:
   GitLab  GITLAB_TOKEN, GITLAB_HOST (default https://gitlab.com)
   Jira    JIRA_HOST; JIRA_EMAIL + JIRA_API_TOKEN (Cloud) or JIRA_PAT (Server/Data Center)
 
-Nothing is written unless every request succeeds; an earlier recording of the project is replaced whole.
+Nothing is written unless every request succeeds and every new file reads back; an earlier
+recording of the project is replaced whole. A recording under DIR that cannot be read is left out
+of MANIFEST.tsv and named on stderr.
 Exit codes: 0 ok; 1 provider or network failure; 2 usage.`;
 
   static override examples = [
@@ -71,6 +75,9 @@ Exit codes: 0 ok; 1 provider or network failure; 2 usage.`;
     });
     const { recordedText } = await import('../src/report/record-text.js');
     await this.writeStdout(recordedText(result, widthOption().width));
+    // The recording is written; what the manifest could not list is named, not fatal.
+    for (const s of result.unlisted)
+      this.writeStderr(`devboy record: MANIFEST.tsv leaves out a recording that cannot be read: ${terminalText(skippedText(s))}\n`);
   }
 }
 

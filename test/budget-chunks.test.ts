@@ -172,7 +172,14 @@ describe('planChunks: the pages column', () => {
     assert.equal(counted.length, 1);
   });
 
-  for (const [b, budget] of [500, 2000, 8000].entries()) {
+  // Each budget checks its own 18th of the datasets (offset 0, 1, 3). The offset of 8000 was 2 until the
+  // corpus's search of pull requests became a dataset (issue 21 item 3): that 18th then held no list
+  // longer than 8,000 tokens, so nothing to split; the 4th holds two (betamax issues, a triagebot diff).
+  for (const [b, budget] of [
+    [0, 500],
+    [1, 2000],
+    [3, 8000],
+  ] as const) {
     it(`every chunk's response is within ${budget} o200k_base tokens and the chunks tile the list, at every level and in every format (an 18th of the datasets in the fast suite)`, () => {
       let chunked = 0;
       let countedTokens = 0;

@@ -107,9 +107,11 @@ describe('record: names from input become one safe folder name inside --out', ()
 
   it('writeProjectAtomically never writes outside --out, whatever names it is given', async () => {
     const { top, out } = await layout();
+    // A recording as record writes it: the writer reads each file back before the folder is replaced.
+    const text = `${JSON.stringify({ request: { method: 'GET', url: 'https://x.invalid/a' }, response: { status: 200, body: [] } })}\n`;
     const dir = await writeProjectAtomically(out, '../..', '../../../x', [
-      { name: '../../../escape.json', text: '{}\n' },
-      { name: '001_GET_ok.json', text: '{}\n' },
+      { name: '../../../escape.json', text },
+      { name: '001_GET_ok.json', text },
     ]);
     assert.ok(dir.startsWith(`${out}${sep}`), dir);
     assert.deepEqual((await readdir(dir)).sort(), ['001_GET_ok.json', 'escape.json'].sort());

@@ -118,6 +118,69 @@ describe('secrets never reach recordings', () => {
     assert.equal(PROVIDERS.github.credentials({}, { GITHUB_TOKEN: 'ghp_12345' }).token, 'ghp_12345');
   });
 
+  // Issue 21 item 14: hex, HTML-entity and UTF-16 base64 echoes of a token were kept.
+  const utf16be = (text: string) => Buffer.from(text, 'utf16le').swap16();
+  const ECHOES: Record<string, (secret: string) => string> = {
+    'hex of UTF-8': (t) => Buffer.from(t).toString('hex'),
+    'HEX of UTF-8': (t) => Buffer.from(t).toString('hex').toUpperCase(),
+    'hex of UTF-16LE': (t) => Buffer.from(t, 'utf16le').toString('hex'),
+    'HTML decimal entities': (t) => [...t].map((c) => `&#${c.codePointAt(0)};`).join(''),
+    'HTML hex entities': (t) => [...t].map((c) => `&#x${c.codePointAt(0)!.toString(16)};`).join(''),
+    'HTML escaping of the special characters': (t) =>
+      t.replace(
+        /[&<>"'/=]/g,
+        (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;', '/': '&#x2F;', '=': '&#61;' })[c]!,
+      ),
+    'base64 of UTF-16LE': (t) => Buffer.from(t, 'utf16le').toString('base64'),
+    'base64 of UTF-16BE': (t) => utf16be(t).toString('base64'),
+    'base64url of UTF-16LE, unpadded': (t) => Buffer.from(t, 'utf16le').toString('base64url'),
+    'JSON \\u escapes of every character': (t) => [...t].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join(''),
+    '\\x escapes of the UTF-8 bytes': (t) => [...Buffer.from(t)].map((b) => `\\x${b.toString(16).padStart(2, '0')}`).join(''),
+    'every character percent-encoded': (t) => [...Buffer.from(t)].map((b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`).join(''),
+    'a mix: half URL-encoded, half HTML entities': (t) =>
+      encodeURIComponent(t.slice(0, t.length >> 1)) + [...t.slice(t.length >> 1)].map((c) => `&#${c.codePointAt(0)};`).join(''),
+  };
+
+  it('scrubs hex, HTML-entity, UTF-16 base64 and escaped echoes of a token', () => {
+    for (const token of ['ghp_TESTtoken0123456789abcdefSECRET', 'ATATT3xFfGF0/abc+DEF?ghi~jkl&<x>"y\'=z', 'glpat-ünï€-token']) {
+      for (const [name, echo] of Object.entries(ECHOES)) {
+        const scrubbed = scrubSecrets(`echo: "${echo(token)}".`, [token]);
+        assert.equal(scrubbed, 'echo: "[REDACTED]".', `${name} of ${token}: ${scrubbed}`);
+      }
+    }
+  });
+
+  it('property: a UTF-16 base64 encoding of text holding a token, at any alignment, does not survive scrubbing', () => {
+    const token = fc.string({ unit: 'grapheme-ascii', minLength: 12, maxLength: 40 }).filter((t) => t.trim().length >= 12);
+    const around = fc.string({ maxLength: 5 });
+    fc.assert(
+      fc.property(
+        token,
+        around,
+        around,
+        fc.uint8Array({ maxLength: 2 }),
+        fc.boolean(),
+        fc.constantFrom('base64', 'base64url'),
+        (secret, pre, post, lead, bigEndian, alphabet) => {
+          const bytes = (text: string) => (bigEndian ? utf16be(text) : Buffer.from(text, 'utf16le'));
+          const text = `x ${Buffer.concat([Buffer.from(lead), bytes(`${pre}${secret}${post}`)]).toString(alphabet as BufferEncoding)} z`;
+          const scrubbed = scrubSecrets(text, [secret]);
+          for (const run of scrubbed.split('[REDACTED]'))
+            for (const piece of run.split(' ')) {
+              const raw = Buffer.from(piece, alphabet as BufferEncoding);
+              for (const skip of [0, 1]) {
+                const body = raw.subarray(skip, skip + ((raw.length - skip) & ~1));
+                const decoded = (bigEndian ? Buffer.from(body).swap16() : body).toString('utf16le');
+                if (decoded.includes(secret)) return false;
+              }
+            }
+          return true;
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
   it('leaves text without the secret unchanged', () => {
     const text = 'nothing to see: aGVsbG8gd29ybGQ= hello%20world';
     assert.equal(scrubSecrets(text, ['ghp_NOTpresent0123456789']), text);

@@ -2,10 +2,17 @@ import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import { readCorpus } from '../src/replay/corpus.js';
 import type { CorpusEntry } from '../src/replay/exchange.js';
-import { closestRecording, indexRecordings, matchRequest, normalizePath, selectAnswered, type Recording } from '../src/replay/match.js';
+import {
+  closestRecording,
+  indexRecordings,
+  matchRequest,
+  normalizePath,
+  selectAnswered,
+  type RecordingIndex,
+} from '../src/replay/match.js';
 import { CORPUS_DIR } from './helpers/recordings.js';
 
-const recordings: Record<string, Recording[]> = {};
+const recordings: Record<string, RecordingIndex> = {};
 const entries: Record<string, CorpusEntry[]> = {};
 
 before(async () => {

@@ -81,7 +81,14 @@ describe('reports of hostile data: every string stays in its place', () => {
             providers: [
               {
                 provider: 'github',
-                projects: [{ project: xs[0]!, recordings: 1, datasets: [{ kind: 'issues', label: xs[1]!, files: [] }] }],
+                projects: [
+                  {
+                    project: xs[0]!,
+                    recordings: 1,
+                    datasets: [{ kind: 'issues', label: xs[1]!, files: [] }],
+                    notMeasured: [{ file: xs[1]!, cause: 'not-a-list', reason: xs[2]! }],
+                  },
+                ],
               },
             ],
             skipped: [{ file: xs[2]!, line: 1, col: 2, reason: xs[0]! }],

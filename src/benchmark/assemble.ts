@@ -6,7 +6,19 @@ import { BENCHMARK_SCHEMA, type BenchmarkResult, type BenchmarkRow } from './sch
 /** What a run measured (or a merge gathered from its parts), before the sections computed from it. */
 export type Measured = Pick<
   BenchmarkResult,
-  'devboy' | 'source' | 'settings' | 'tokenizers' | 'formats' | 'datasets' | 'rows' | 'fit' | 'skipped' | 'session' | 'explainers'
+  | 'devboy'
+  | 'source'
+  | 'settings'
+  | 'tokenizers'
+  | 'formats'
+  | 'datasets'
+  | 'rows'
+  | 'fit'
+  | 'skipped'
+  | 'unmeasured'
+  | 'recordings'
+  | 'session'
+  | 'explainers'
 >;
 
 /**
@@ -33,6 +45,9 @@ export function assembleResult(m: Measured): BenchmarkResult {
     ...(method_contrast ? { method_contrast } : {}),
     // Absent only in results saved before skipped recordings were listed.
     ...(m.skipped ? { skipped: m.skipped } : {}),
+    // Corpus runs: every recording measured, not measured (with why) or skipped.
+    ...(m.unmeasured ? { unmeasured: m.unmeasured } : {}),
+    ...(m.recordings ? { recordings: m.recordings } : {}),
     fit: m.fit,
     ...(m.session ? { session: m.session } : {}),
     ...(m.explainers ? { explainers: m.explainers } : {}),

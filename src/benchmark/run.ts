@@ -20,7 +20,7 @@ import type { TranscriptDedup } from './transcript-dedup.js';
 import { TokenCache } from './token-cache.js';
 import { NO_CLOCK, type Clock, type PhaseClock } from './phases.js';
 import type { TimingPlan } from './timing.js';
-import type { SkippedRecording } from '../replay/corpus.js';
+import type { SkippedRecording, UnmeasuredRecording } from '../replay/corpus.js';
 import { devboyVersion } from '../versions.js';
 import { tokenizerImplementation } from './versions.js';
 import type { Explainer } from '../formats/explainers.js';
@@ -54,6 +54,8 @@ export interface BenchmarkSource {
   corpus?: string;
   /** Corpus recordings that could not be read or replayed, listed in the result. */
   skipped?: SkippedRecording[];
+  /** Corpus runs: how many recordings fed a dataset, and those read but not measured (filled while the corpus is read). */
+  recordings?: { measured: number; unmeasured: UnmeasuredRecording[] };
   provider?: Dataset['provider'];
   target?: string;
 }
@@ -246,6 +248,16 @@ export async function runBenchmark(
       ...(s.col !== undefined ? { col: s.col } : {}),
       reason: s.reason,
     })),
+    ...(source.recordings
+      ? {
+          unmeasured: source.recordings.unmeasured.map((u) => ({ file: u.file, cause: u.cause, reason: u.reason })),
+          recordings: {
+            measured: source.recordings.measured,
+            unmeasured: source.recordings.unmeasured.length,
+            skipped: (source.skipped ?? []).length,
+          },
+        }
+      : {}),
     fit,
     ...(options.session ? { session: options.session.summary } : {}),
     ...(explainers ? { explainers } : {}),

@@ -8,6 +8,7 @@ import type { DetailLevel, Level } from '../trim/levels.js';
 import type { TokenizerName } from '../tokens/types.js';
 import type { BreakEvenEntry, ExplainerEntry } from './break-even.js';
 import type { WinnerEntry } from './families.js';
+import type { UnmeasuredCause } from '../replay/corpus.js';
 
 export const BENCHMARK_SCHEMA = 'devboy.benchmark/1';
 
@@ -45,6 +46,18 @@ export interface BenchmarkResult {
    * when known, reason). Empty when the whole corpus was read; absent in results saved before it existed.
    */
   skipped?: { file: string; line?: number; col?: number; reason: string }[];
+  /**
+   * Corpus recordings that were read but feed no dataset, each with why (`cause`, a word to group
+   * by, and `reason` in words): an endpoint devboy does not read, an error answer, a duplicate, ...
+   * Corpus runs only; absent in results saved before it existed.
+   */
+  unmeasured?: { file: string; cause: UnmeasuredCause; reason: string }[];
+  /**
+   * How many of the corpus's recordings fed a dataset (measured), were read but not measured
+   * (`unmeasured`, listed above) and were skipped (`skipped`): every recording is one of the three.
+   * Corpus runs only.
+   */
+  recordings?: { measured: number; unmeasured: number; skipped: number };
   /**
    * The same datasets under devboy-tools' published method (json_pretty baseline, bytes / 3.5) and
    * devboy's (json_compact, a real tokenizer); absent when the run lacks either tokenizer or json/json-compact.

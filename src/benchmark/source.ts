@@ -1,5 +1,6 @@
 import { DataError, UsageError } from '../errors.js';
-import { skippedText, type SkippedRecording } from '../replay/corpus.js';
+import { skippedText, type SkippedRecording, type UnmeasuredRecording } from '../replay/corpus.js';
+import { READ_KINDS } from '../providers/corpus-plan.js';
 import { openCorpusDatasets, loadLiveDatasets, liveProjectName, type LiveLoadOptions } from '../providers/load.js';
 import type { Dataset, ProviderName } from '../model/index.js';
 import type { ProgressEvent } from '../providers/types.js';
@@ -75,6 +76,8 @@ export async function loadBenchmarkData(
     const project = req.project ?? (req.owner && req.repo ? `${req.owner}/${req.repo}`.split('/').join('__') : undefined);
     // Complete once the stream's last batch has been read (the result is made after that).
     const skipped: SkippedRecording[] = [];
+    // Every other recording: measured, or read and not measured with why (filled as projects are read).
+    const recordings: { measured: number; unmeasured: UnmeasuredRecording[] } = { measured: 0, unmeasured: [] };
     // Where devboy is installed means nothing to the reader: name the embedded corpus as such.
     const named = (err: unknown): unknown =>
       req.embedded && err instanceof UsageError && err.location.file === corpusDir
@@ -85,6 +88,10 @@ export async function loadBenchmarkData(
       ...(project ? { project } : {}),
       ...(req.onProgress ? { onProgress: req.onProgress } : {}),
       onSkip: (s) => skipped.push(s),
+      onRecording: (account) => {
+        if (account.measured) recordings.measured++;
+        else recordings.unmeasured.push({ file: account.file, cause: account.cause, reason: account.reason });
+      },
     }).catch((err: unknown) => {
       throw named(err);
     });
@@ -107,10 +114,11 @@ export async function loadBenchmarkData(
       }
       if (seen === 0) {
         const what = [req.provider, project].filter(Boolean).join('/');
-        throw new UsageError(
-          `no datasets${what ? ` for ${what}` : ''} in the corpus (devboy reads issue, PR/MR, diff, comment and discussion lists)`,
-          { file: corpusDir },
-        );
+        const first = recordings.unmeasured[0];
+        const none = first
+          ? `: ${recordings.unmeasured.length} recording${recordings.unmeasured.length === 1 ? '' : 's'} not measured, the first ${first.file}: ${first.reason}`
+          : ` (devboy reads ${READ_KINDS})`;
+        throw new UsageError(`no datasets${what ? ` for ${what}` : ''} in the corpus${none}`, { file: corpusDir });
       }
     }
     const corpus = req.embedded ? EMBEDDED_CORPUS_LABEL : corpusDir;
@@ -122,6 +130,7 @@ export async function loadBenchmarkData(
         ...(req.provider ? { provider: req.provider } : {}),
         ...(project ? { target: project } : {}),
         skipped,
+        recordings,
       },
     };
   }

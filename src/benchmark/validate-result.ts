@@ -5,7 +5,8 @@ import { DATASET_KINDS } from '../model/kinds.js';
 import { PROVIDER_NAMES } from '../providers/registry.js';
 import { TOKENIZER_NAMES } from '../tokens/types.js';
 import { LEVELS } from '../trim/levels.js';
-import { rowKey, type BenchmarkRow } from './schema.js';
+import { UNMEASURED_CAUSES } from '../replay/corpus.js';
+import { rowKey, type BenchmarkResult, type BenchmarkRow } from './schema.js';
 
 /**
  * A saved result checked against its schema (docs/benchmark-schema.md, src/benchmark/schema.ts)
@@ -167,6 +168,8 @@ const RESULT = object({
     object({ provider, project: str, dataset: kind, label: str, format, tokenizer, budget: positive, total_items: count, fits: bool }),
   ),
   'skipped?': list(object({ file: str, 'line?': positive, 'col?': positive, reason: str })),
+  'unmeasured?': list(object({ file: str, cause: oneOf(UNMEASURED_CAUSES, UNMEASURED_CAUSES.join(', ')), reason: str })),
+  'recordings?': object({ measured: count, unmeasured: count, skipped: count }),
   'method_contrast?': anyObject,
   lossy: list(anyObject),
   'winner_by_tokenizer?': list(anyObject),
@@ -183,6 +186,14 @@ const RESULT = object({
  */
 export function checkResultFields(doc: unknown): void {
   RESULT(doc, '');
+  // The counts are of the lists the result carries: a count that disagrees would make the summary line lie.
+  const { recordings, unmeasured, skipped } = doc as Pick<BenchmarkResult, 'recordings' | 'unmeasured' | 'skipped'>;
+  if (recordings) {
+    if (recordings.unmeasured !== (unmeasured ?? []).length)
+      throw new ResultFieldError('recordings.unmeasured', `is ${recordings.unmeasured}, but unmeasured lists ${(unmeasured ?? []).length}`);
+    if (recordings.skipped !== (skipped ?? []).length)
+      throw new ResultFieldError('recordings.skipped', `is ${recordings.skipped}, but skipped lists ${(skipped ?? []).length}`);
+  }
   const seen = new Map<string, number>();
   (doc as { rows: BenchmarkRow[] }).rows.forEach((r, i) => {
     const id = rowKey(r);

@@ -1,4 +1,5 @@
 import { Flags } from './oclif.js';
+import { MAX_TIMER_SECONDS } from '../http/limits.js';
 import type { HttpOptions } from '../http/transport.js';
 
 /**
@@ -10,11 +11,13 @@ export const connectionFlags = {
   token: Flags.string({ description: 'access token (prefer the environment variable: flags show in the process list)' }),
   email: Flags.string({ description: 'Jira Cloud account email (with an API token)' }),
   'jira-api': Flags.integer({ description: 'Jira REST version: 2 (Server/Data Center) or 3 (Cloud)', options: ['2', '3'] }),
-  timeout: Flags.integer({ description: 'seconds to wait for each answer', min: 1, default: 30 }),
+  // A Node timer holds at most MAX_TIMER_SECONDS: past it every request would time out at once.
+  timeout: Flags.integer({ description: 'seconds to wait for each answer', min: 1, max: MAX_TIMER_SECONDS, default: 30 }),
   'max-retries': Flags.integer({ description: 'retries after rate limits, 5xx answers and timeouts', min: 0, default: 3 }),
   'max-wait': Flags.integer({
     description: 'longest wait in seconds for a rate limit to reset; a longer one fails at once',
     min: 0,
+    max: MAX_TIMER_SECONDS,
     default: 60,
   }),
 };

@@ -4,6 +4,7 @@ import { roundFraction } from '../metadata/format-metadata.js';
 import type { TokenizerName } from '../tokens/types.js';
 import type { Level } from '../trim/levels.js';
 import { compareTiming, type TimingComparison } from './timing.js';
+import { groupBy } from '../group-by.js';
 
 export const COMPARE_SCHEMA = 'devboy.compare/1';
 
@@ -361,15 +362,4 @@ function entryKey(r: EntryId): string {
 
 function rowId(r: BenchmarkRow): string {
   return `${entryKey(r)}\u0000${r.tokenizer}`;
-}
-
-function groupBy<T>(xs: T[], key: (x: T) => string): Map<string, T[]> {
-  const m = new Map<string, T[]>();
-  for (const x of xs) {
-    const k = key(x);
-    const list = m.get(k);
-    if (list) list.push(x);
-    else m.set(k, [x]);
-  }
-  return m;
 }

@@ -11,6 +11,15 @@ export const DEFAULT_MAX_BODY_MIB = 64;
 
 export const MAX_BODY_VARIABLE = 'DEVBOY_MAX_BODY_MB';
 
+/**
+ * The longest a Node timer can wait, 2^31 - 1 ms (about 24.8 days): setTimeout warns past it and
+ * fires after 1 ms, which would turn a long timeout into none. Timeouts and waits are refused past it.
+ */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** The most whole seconds a timer can wait: the `max` of every seconds flag that becomes a timer. */
+export const MAX_TIMER_SECONDS = Math.floor(MAX_TIMER_MS / 1000);
+
 /** Redirects followed for one request; GitHub's renamed repositories and moved projects need one. */
 export const MAX_REDIRECTS = 5;
 

@@ -87,51 +87,99 @@ export function redactUrl(url: string): string {
 
 /**
  * Replace every occurrence of each secret (of MIN_SECRET characters or more) in a text, in the forms a server or library may echo it:
- * as is and in any letter case; URL-encoded (once or twice, as a component or a form value);
- * JSON-escaped; base64 and base64url, padded or not, and inside a longer base64 text at any of
- * its three alignments (a Basic header, a JWT, a base64 blob holding the token).
+ * - as text, in any letter case, each character as itself or escaped the way a web stack escapes
+ *   it (charForms): URL-encoded (once or twice, `+` for a space), HTML entities (named, decimal,
+ *   hex), JSON and JavaScript escapes (`\u0041`, `\/`, `\x41`), in any mix;
+ * - as bytes (UTF-8, UTF-16LE, UTF-16BE): hex, base64 and base64url, padded or not, and inside a
+ *   longer base64 text at any of its three alignments (a Basic header, a JWT, a base64 blob holding
+ *   the token, a .NET or PowerShell UTF-16 string).
  */
 export function scrubSecrets(text: string, secrets: readonly (string | undefined)[]): string {
-  const forms = new Set<string>();
+  const literals = new Set<string>();
+  const texts: string[] = [];
   for (const secret of secrets) {
     if (!secret || secret.length < MIN_SECRET) continue;
-    for (const form of secretForms(secret)) forms.add(form);
+    for (const form of byteForms(secret)) literals.add(form);
+    texts.push(textPattern(secret));
   }
-  if (forms.size === 0) return text;
-  // Longest first, so a whole encoded form wins over the shorter core inside it.
-  const pattern = [...forms]
-    .sort((a, b) => b.length - a.length)
-    .map((f) => f.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
-    .join('|');
+  if (texts.length === 0) return text;
+  // Longest first, so a whole encoded form wins over the shorter core inside it; the text patterns
+  // (every character in any of its escapes) after them.
+  const pattern = [
+    ...[...literals].sort((a, b) => b.length - a.length).map(escapeRegExp),
+    ...texts.sort((a, b) => b.length - a.length),
+  ].join('|');
   return text.replace(new RegExp(pattern, 'gi'), REDACTED);
 }
 
 /** Shortest base64 run worth scrubbing on its own: shorter ones could match unrelated text. */
 const MIN_CORE = 8;
 
-function secretForms(secret: string): string[] {
-  const component = encodeURIComponent(secret);
-  const forms = [
-    secret,
-    component,
-    encodeURIComponent(component),
-    new URLSearchParams({ s: secret }).toString().slice(2),
-    JSON.stringify(secret).slice(1, -1),
-    JSON.stringify(secret).slice(1, -1).replace(/\//g, '\\/'),
-  ];
-  const bytes = Buffer.from(secret);
-  for (const alphabet of ['base64', 'base64url'] as const) {
-    const unpadded = bytes.toString(alphabet).replace(/=+$/, '');
-    forms.push(unpadded, unpadded.padEnd(Math.ceil(unpadded.length / 4) * 4, '='));
-    // Preceded by 0, 1 or 2 other bytes, the secret's bits start at a different place in each
-    // 4-character group: keep only the characters made of the secret's bits alone.
-    for (const shift of [0, 1, 2]) {
-      const encoded = Buffer.concat([Buffer.alloc(shift), bytes]).toString(alphabet);
-      const start = [0, 2, 3][shift]!;
-      const end = Math.floor((8 * (shift + bytes.length)) / 6);
-      const core = encoded.slice(start, end);
-      if (core.length >= MIN_CORE) forms.push(core);
+/** The encodings of the secret's bytes that are one literal text each: hex, base64, base64url. */
+function byteForms(secret: string): string[] {
+  const forms: string[] = [];
+  const utf16le = Buffer.from(secret, 'utf16le');
+  for (const bytes of [Buffer.from(secret), utf16le, Buffer.from(utf16le).swap16()]) {
+    forms.push(bytes.toString('hex'));
+    for (const alphabet of ['base64', 'base64url'] as const) {
+      const unpadded = bytes.toString(alphabet).replace(/=+$/, '');
+      forms.push(unpadded, unpadded.padEnd(Math.ceil(unpadded.length / 4) * 4, '='));
+      // Preceded by 0, 1 or 2 other bytes, the secret's bits start at a different place in each
+      // 4-character group: keep only the characters made of the secret's bits alone.
+      for (const shift of [0, 1, 2]) {
+        const encoded = Buffer.concat([Buffer.alloc(shift), bytes]).toString(alphabet);
+        const start = [0, 2, 3][shift]!;
+        const end = Math.floor((8 * (shift + bytes.length)) / 6);
+        const core = encoded.slice(start, end);
+        if (core.length >= MIN_CORE) forms.push(core);
+      }
     }
   }
   return forms.filter((f) => f.length >= 4);
+}
+
+/** A pattern for the secret as text: each character in any of its forms (charPattern), one after another. */
+function textPattern(secret: string): string {
+  return [...secret].map(charPattern).join('');
+}
+
+const NAMED_ENTITIES: Readonly<Record<string, readonly string[]>> = {
+  '&': ['&amp;'],
+  '<': ['&lt;'],
+  '>': ['&gt;'],
+  '"': ['&quot;'],
+  "'": ['&apos;'],
+  '/': ['&sol;'],
+  '=': ['&equals;'],
+  '+': ['&plus;'],
+  ' ': ['&nbsp;'],
+};
+
+/**
+ * One character (a code point) as a web stack may write it, as a regular expression: itself; its
+ * UTF-8 bytes percent-encoded, once or twice, or as `\x` escapes; its UTF-16 units as `\u`
+ * escapes; a numeric HTML entity, decimal or hex, with or without leading zeros; a named entity; a
+ * backslash before `/`, `"` and `\`; `+` for a space. Hex digits match in any case, as the whole
+ * pattern does.
+ */
+function charPattern(char: string): string {
+  const code = char.codePointAt(0)!;
+  const utf8 = [...Buffer.from(char)].map((b) => b.toString(16).padStart(2, '0'));
+  const units = Array.from({ length: char.length }, (_, i) => char.charCodeAt(i).toString(16).padStart(4, '0'));
+  const literals = [
+    char,
+    utf8.map((h) => `%${h}`).join(''),
+    utf8.map((h) => `%25${h}`).join(''),
+    utf8.map((h) => `\\x${h}`).join(''),
+    units.map((u) => `\\u${u}`).join(''),
+    ...(NAMED_ENTITIES[char] ?? []),
+    ...(char === ' ' ? ['+'] : []),
+    ...(char === '/' || char === '"' || char === '\\' ? [`\\${char}`] : []),
+  ];
+  const entities = [`&#0*${code};`, `&#x0*${code.toString(16)};`];
+  return `(?:${[...new Set(literals)].map(escapeRegExp).concat(entities).join('|')})`;
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

@@ -1,7 +1,9 @@
 import { UsageError } from '../errors.js';
+import { MAX_DEPTH, tooDeepOffset } from '../json/depth.js';
+import { fromHeaderText } from './header-text.js';
 import { BodyTooLarge, NULL_BODY_STATUSES, readBounded } from './body.js';
 import { fetchWithinOrigin, foreignOrigin, RefusedRequest, type Hop } from './hops.js';
-import { MAX_REDIRECTS, maxBodyBytesFrom } from './limits.js';
+import { MAX_REDIRECTS, MAX_TIMER_MS, maxBodyBytesFrom } from './limits.js';
 import { redactUrl } from './redact.js';
 import { backoffMs, classifyResponse, type RetryReason } from './retry-policy.js';
 
@@ -58,8 +60,11 @@ export interface RetryEvent {
 }
 
 export interface Failure {
-  /** `refused`: another origin, a redirect loop, a URL that cannot be requested; `too-large`: the body cap. */
-  kind: 'status' | 'timeout' | 'network' | 'refused' | 'too-large';
+  /**
+   * `refused`: another origin, a redirect loop, a URL that cannot be requested; `too-large`: the body
+   * cap; `too-deep`: JSON nested past MAX_DEPTH.
+   */
+  kind: 'status' | 'timeout' | 'network' | 'refused' | 'too-large' | 'too-deep';
   method: string;
   url: string;
   status?: number;
@@ -89,6 +94,7 @@ function transportMessage(f: Failure): string {
   if (f.kind === 'timeout') return `no answer within ${f.timeoutMs} ms`;
   if (f.kind === 'refused') return f.detail ?? `refused ${f.method} ${f.url}`;
   if (f.kind === 'too-large') return `the body of ${f.method} ${f.url} is over ${f.maxBodyBytes} bytes`;
+  if (f.kind === 'too-deep') return `the body of ${f.method} ${f.url} nests deeper than ${MAX_DEPTH} levels`;
   return `cannot connect: ${causeText(f.cause)}`;
 }
 
@@ -141,6 +147,11 @@ export function createTransport(
   const now = options.now ?? Date.now;
   const maxBodyBytes = options.maxBodyBytes ?? maxBodyBytesFrom(process.env);
   if (!(maxBodyBytes > 0)) throw new UsageError(`maxBodyBytes must be a positive number of bytes, got ${maxBodyBytes}`);
+  // Past the timer's range Node fires after 1 ms: a long timeout would fail every request at once.
+  if (!(timeoutMs >= 1 && timeoutMs <= MAX_TIMER_MS))
+    throw new UsageError(`timeoutMs must be from 1 to ${MAX_TIMER_MS} ms (the longest Node timer), got ${timeoutMs}`);
+  if (!(maxWaitMs >= 0 && maxWaitMs <= MAX_TIMER_MS))
+    throw new UsageError(`maxWaitMs must be from 0 to ${MAX_TIMER_MS} ms (the longest Node timer), got ${maxWaitMs}`);
   const journal: ExchangeMeta[] = [];
   let lastFailure: Failure | undefined;
   let lastRequest: { method: string; url: string } | undefined;
@@ -230,6 +241,12 @@ export function createTransport(
         throw new TransportError(lastFailure);
       }
 
+      // Measured here, as the body arrives, so every depth gets the one message naming the request:
+      // past the limit, JSON.stringify and the encoders would overflow the stack, and no message would.
+      if (response.ok && looksLikeJson(response, body) && tooDeepOffset(body) >= 0) {
+        lastFailure = { kind: 'too-deep', method, url, attempts: attempt };
+        throw new TransportError(lastFailure);
+      }
       const decision = response.ok ? undefined : classifyResponse(response.status, response.headers, now());
       if (decision && retriesLeft) {
         const waitMs = decision.requestedWaitMs ?? backoffMs(attempt, backoffBase, maxWaitMs);
@@ -243,7 +260,8 @@ export function createTransport(
         lastFailure = failureOf(method, url, response, body, attempt, decision?.reason);
       }
 
-      const recordedUrl = response.headers.get(RECORDED_URL_HEADER) ?? undefined;
+      const recordedHeader = response.headers.get(RECORDED_URL_HEADER);
+      const recordedUrl = recordedHeader === null ? undefined : fromHeaderText(recordedHeader);
       const meta: ExchangeMeta = {
         method,
         url,
@@ -269,6 +287,11 @@ export function createTransport(
     maxBodyBytes,
     origin,
   };
+}
+
+/** A JSON content type, or a body that opens like a JSON container (some servers send JSON as text/plain). */
+function looksLikeJson(response: Response, body: string): boolean {
+  return /json/i.test(response.headers.get('content-type') ?? '') || /^[\s\uFEFF]*[[{]/.test(body.slice(0, 1024));
 }
 
 function configuredOrigin(apiUrl: string): string {

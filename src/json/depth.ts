@@ -15,6 +15,30 @@ export function depthMessage(path?: string): string {
 }
 
 /**
+ * The offset where JSON text first opens a container nested deeper than `limit`, or -1: a scan of
+ * brackets outside strings, with no parse and no recursion, so a body of any depth is measured
+ * before anything recursive (JSON.stringify, the encoders) meets it. For well-formed JSON it
+ * agrees with parseJson's limit; it never says a text is valid.
+ */
+export function tooDeepOffset(text: string, limit = MAX_DEPTH): number {
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) {
+      // Skip the string: to its closing quote, stepping over escapes.
+      for (i++; i < text.length; i++) {
+        const d = text.charCodeAt(i);
+        if (d === 0x5c) i++;
+        else if (d === 0x22) break;
+      }
+    } else if (c === 0x5b || c === 0x7b) {
+      if (++depth > limit) return i;
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return -1;
+}
+
+/**
  * The first line indented `limit` levels or more (`unit` spaces a level), as { line, col }, or null.
  * For TOON and GCF, whose nesting is their indentation: a line at level L is inside at least L + 1
  * containers, so this bounds the recursion of their decoders before they run.

@@ -14,14 +14,23 @@ import type { JsonObject, JsonValue } from './types.js';
  * Lone surrogates (`"\ud800"`) are kept: JSON and STC write them back as escapes, and the formats
  * that cannot hold them refuse when encoding. The reader is iterative: no input can overflow the stack.
  */
-export function parseJson(text: string, file?: string): JsonValue {
-  const r = new Reader(text, true);
+export function parseJson(text: string, file?: string, options: ParseOptions = {}): JsonValue {
+  const r = new Reader(text, true, MAX_DEPTH + (options.wrapperLevels ?? 0));
   try {
     return r.document();
   } catch (e) {
     if (e instanceof ReadFailure) throw e.toDataError((at) => ({ ...(file !== undefined ? { file } : {}), ...lineColAt(text, at) }));
     throw e;
   }
+}
+
+export interface ParseOptions {
+  /**
+   * Containers that wrap the value the limit is about, and do not count towards it: a recorded
+   * exchange's body sits two levels down (`{"response": {"body": ...}}`), and a body that live
+   * reading accepted must read back from its recording.
+   */
+  wrapperLevels?: number;
 }
 
 /** Parse newline-delimited JSON: one value per non-blank line, each read as strictly as parseJson. Errors name the line. */
@@ -103,6 +112,7 @@ class Reader {
     private readonly text: string,
     /** Apply the exactness rules and the depth limit; false checks the grammar only. */
     private readonly strict: boolean,
+    private readonly maxDepth = MAX_DEPTH,
   ) {
     this.n = text.length;
   }
@@ -125,7 +135,7 @@ class Reader {
       const c = text.charCodeAt(this.i);
       if (c === 0x7b || c === 0x5b) {
         const isArray = c === 0x5b;
-        if (this.strict && stack.length >= MAX_DEPTH) this.refuse(this.i, () => depthMessage());
+        if (this.strict && stack.length >= this.maxDepth) this.refuse(this.i, () => depthMessage());
         const start = this.i++;
         this.ws();
         if (text.charCodeAt(this.i) === (isArray ? 0x5d : 0x7d)) {

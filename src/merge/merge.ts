@@ -49,6 +49,15 @@ export function mergeResults(parts: readonly ResultFile[]): BenchmarkResult {
   );
   const head = first.result;
   const skipped = parts.some((p) => p.result.skipped) ? uniqueJson(parts.flatMap((p) => p.result.skipped ?? [])) : undefined;
+  const unmeasured = parts.some((p) => p.result.unmeasured) ? uniqueJson(parts.flatMap((p) => p.result.unmeasured ?? [])) : undefined;
+  // Parts measure disjoint projects (their datasets may not overlap), so their measured recordings add up.
+  const recordings = parts.some((p) => p.result.recordings)
+    ? {
+        measured: parts.reduce((n, p) => n + (p.result.recordings?.measured ?? 0), 0),
+        unmeasured: unmeasured?.length ?? 0,
+        skipped: skipped?.length ?? 0,
+      }
+    : undefined;
   return {
     ...assembleResult({
       devboy: head.devboy,
@@ -61,6 +70,8 @@ export function mergeResults(parts: readonly ResultFile[]): BenchmarkResult {
       fit: parts.flatMap((p) => p.result.fit),
       // Each part lists the recordings of its own projects; a recording outside any provider is listed by every part not narrowed to one.
       ...(skipped ? { skipped } : {}),
+      ...(unmeasured ? { unmeasured } : {}),
+      ...(recordings ? { recordings } : {}),
       ...(head.session ? { session: head.session } : {}),
       ...(head.explainers ? { explainers: head.explainers } : {}),
     }),

@@ -1,8 +1,9 @@
 import { UsageError } from '../errors.js';
 import type { DatasetKind, ProviderName } from '../model/index.js';
-import { listProjects, scanCorpus, type SkippedRecording } from '../replay/corpus.js';
+import { listProjects, scanCorpus, type SkippedRecording, type UnmeasuredRecording } from '../replay/corpus.js';
+import type { CorpusEntry } from '../replay/exchange.js';
 import { editDistance } from '../text/edit-distance.js';
-import { planCorpus } from './corpus-plan.js';
+import { planProject } from './corpus-plan.js';
 import { isProviderName, PROVIDER_NAMES } from './registry.js';
 
 /** What a listing is narrowed to, as a benchmark run is: `--provider`, `--project`, `--dataset`. */
@@ -23,6 +24,8 @@ export interface CorpusListing {
       recordings: number;
       /** What the benchmark would measure: one entry per dataset it plans (before replay). */
       datasets: { kind: DatasetKind; label: string; files: string[] }[];
+      /** Recordings no run will measure, whatever the replay does, and why (a run lists them too). */
+      notMeasured: UnmeasuredRecording[];
     }[];
   }[];
   skipped: SkippedRecording[];
@@ -49,11 +52,7 @@ export async function listCorpus(dir: string, filter: CorpusListFilter = {}): Pr
       projects: mine.map((p) => ({
         project: p.project,
         recordings: p.entries.length,
-        datasets: isProviderName(p.provider)
-          ? planCorpus(p.provider, p.entries)
-              .filter(({ kind }) => !filter.kinds || filter.kinds.includes(kind))
-              .map(({ kind, label, files }) => ({ kind, label, files }))
-          : [],
+        ...planned(p.provider, p.entries, filter.kinds),
       })),
     });
   }
@@ -77,4 +76,17 @@ async function whatItHolds(corpusDir: string, options: Pick<CorpusListFilter, 'p
   const ranked = sorted.map((p) => (options.provider ? p.project : `${p.provider}/${p.project}`));
   const shown = ranked.slice(0, 5);
   return `its projects${options.project ? ', closest first' : ''}: ${shown.join(', ')}${ranked.length > shown.length ? ` (and ${ranked.length - shown.length} more: --list shows all)` : ''}`;
+}
+
+function planned(
+  provider: string,
+  entries: readonly CorpusEntry[],
+  kinds: readonly DatasetKind[] | undefined,
+): { datasets: { kind: DatasetKind; label: string; files: string[] }[]; notMeasured: UnmeasuredRecording[] } {
+  if (!isProviderName(provider)) return { datasets: [], notMeasured: [] };
+  const plan = planProject(provider, entries);
+  return {
+    datasets: plan.datasets.filter(({ kind }) => !kinds || kinds.includes(kind)).map(({ kind, label, files }) => ({ kind, label, files })),
+    notMeasured: plan.notPlanned,
+  };
 }

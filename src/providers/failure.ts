@@ -2,6 +2,7 @@ import { DataError, DevboyError } from '../errors.js';
 import { formatMiB, MAX_BODY_VARIABLE } from '../http/limits.js';
 import { scrubSecrets } from '../http/redact.js';
 import type { Failure, Transport } from '../http/transport.js';
+import { MAX_DEPTH } from '../json/depth.js';
 import { ShapeError } from './json-read.js';
 import type { ProviderModule } from './provider-module.js';
 
@@ -69,6 +70,7 @@ function describeFailure(name: string, ctx: FailureContext, f: Failure, notFound
   if (f.kind === 'refused') return `${name}: ${f.detail ?? `refused ${what}`}`;
   if (f.kind === 'too-large')
     return `${name} answered ${what} with a body over the ${formatMiB(f.maxBodyBytes ?? 0)} limit (${MAX_BODY_VARIABLE} raises it)`;
+  if (f.kind === 'too-deep') return `${name} answered ${what} with JSON nested deeper than ${MAX_DEPTH} levels (devboy's limit)`;
   if (f.kind === 'timeout')
     return `${name} did not answer ${what} within ${formatMs(f.timeoutMs ?? 0)} (${f.attempts} attempt${f.attempts === 1 ? '' : 's'})`;
   if (f.kind === 'network')

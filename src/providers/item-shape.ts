@@ -11,6 +11,8 @@ export interface ItemShape {
   normalize(raw: JsonValue[]): ModelItem[];
   /** Items of the list that are not of this shape's kind and are left out (raw and model alike): which, what they are, their keys. */
   drop?: { test(raw: JsonValue): boolean; what: string; keys(dropped: readonly JsonValue[], list: readonly JsonValue[]): string[] };
+  /** When `drop` leaves nothing of a non-empty list: what the list is then (its items all aligned). */
+  allDropped?: { name: string; kind: DatasetKind; normalize(raw: JsonValue[]): ModelItem[] };
   aligned: boolean;
 }
 

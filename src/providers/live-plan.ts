@@ -41,7 +41,11 @@ export interface LivePaging {
 export function livePaging(client: ProviderClient, options: LivePlanOptions): LivePaging {
   const perPage = String(Math.min(options.limit, 100));
   return {
-    run: async (call, paging) => ({ kind: call.kind, call, result: await client.run(call, paging) }),
+    run: async (call, paging) => {
+      const result = await client.run(call, paging);
+      // The items may be of another kind than the call's: an issues list of pull requests only.
+      return { kind: result.kind ?? call.kind, call, result };
+    },
     perPage,
     // A few pages more than the arithmetic says: servers cap page sizes (Jira at 50 or 100), and GitHub's
     // issue pages lose their pull requests. `maxItems` stops the paging once `limit` items are in.

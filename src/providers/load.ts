@@ -1,9 +1,18 @@
 import { join } from 'node:path';
 import type { HttpOptions, TransportHooks } from '../http/transport.js';
 import { DataError, DevboyError, UsageError } from '../errors.js';
-import { listCorpusProjects, readCorpusProject, scanCorpus, type CorpusProject, type SkippedRecording } from '../replay/corpus.js';
+import {
+  listCorpusProjects,
+  readCorpusProject,
+  scanCorpus,
+  type CorpusProject,
+  type SkippedRecording,
+  type UnmeasuredCause,
+  type UnmeasuredRecording,
+} from '../replay/corpus.js';
+import type { CorpusEntry } from '../replay/exchange.js';
 import { ReplayServer, type Fault } from '../replay/server.js';
-import { planCorpus, pathAndQuery } from './corpus-plan.js';
+import { pathAndQuery, planProject, type ProjectPlan } from './corpus-plan.js';
 import { noRecordingsError } from './corpus-list.js';
 import type { Dataset, ProviderName } from '../model/index.js';
 import { openClient, resolveCredentials } from './client.js';
@@ -26,6 +35,11 @@ export interface CorpusLoadOptions {
    * first one throws (a corpus the caller controls, such as the embedded one, must be whole).
    */
   onSkip?: (skipped: SkippedRecording) => void;
+  /**
+   * Every other recording, once, project by project in file order: it fed a dataset (measured), or
+   * it was read but is not measured, and why. With onSkip, every recording is accounted for.
+   */
+  onRecording?: (account: RecordingAccount) => void;
 }
 
 /** Corpus replay never follows more pages than this from one first page. */
@@ -131,22 +145,89 @@ async function replayProject(
       maxItems: Number.POSITIVE_INFINITY,
       canFetch: (url) => server.find('GET', url) !== undefined,
     };
-    for (const planned of planCorpus(provider, entries)) {
+    const plan = planProject(provider, entries);
+    const ledger = new RecordingLedger();
+    for (const planned of plan.datasets) {
       const results: CallResult[] = [];
+      // The recordings each call was answered with: they feed the dataset when the call gave items.
+      const answeredBy: string[][] = [];
+      const start = server.answered.length;
       try {
-        for (const call of planned.calls) results.push(await client.run(call, paging));
+        for (const call of planned.calls) {
+          const mark = server.answered.length;
+          results.push(await client.run(call, paging));
+          answeredBy.push(server.answered.slice(mark));
+        }
       } catch (err) {
         if (!(err instanceof DevboyError)) throw err;
         // The recording's own URL names the request; the loopback server's address means nothing to a reader.
-        skip({ file: planned.files[0]!, reason: err.message.replaceAll(server.url, '') });
+        const failed = planned.files[0]!;
+        skip({ file: failed, reason: err.message.replaceAll(server.url, '') });
+        ledger.skipped(failed);
+        for (const file of [...planned.files, ...server.answered.slice(start)])
+          ledger.note(file, 'dataset-failed', `part of the dataset of ${failed}, which could not be replayed (skipped)`);
         continue;
       }
-      addDataset(datasets, toDataset(provider, project, planned.kind, planned.label, results), options.onProgress);
+      const kind = (results.length === 1 ? results[0]!.kind : undefined) ?? planned.kind;
+      const kept = addDataset(datasets, toDataset(provider, project, kind, planned.label, results), options.onProgress);
+      results.forEach((result, i) => {
+        for (const file of answeredBy[i]!) {
+          if (kept && result.items.length > 0) ledger.measured(file);
+          else ledger.note(file, 'no-items', result.leftOut ?? 'its answer holds no items (an empty list)');
+        }
+      });
     }
+    if (options.onRecording) for (const account of ledger.accounts(entries, plan)) options.onRecording(account);
   } finally {
     await server.close();
   }
   return datasets;
+}
+
+export type RecordingAccount = { file: string; measured: true } | (UnmeasuredRecording & { measured: false });
+
+/**
+ * What became of each recording of one project's replay: it fed a dataset, or the first reason it
+ * did not. A recording that fed one dataset is measured even if another of its calls gave nothing
+ * (a Jira issue with no comments); one whose dataset failed is reported by the skip alone.
+ */
+class RecordingLedger {
+  private readonly fed = new Set<string>();
+  private readonly failed = new Set<string>();
+  private readonly why = new Map<string, UnmeasuredRecording>();
+
+  measured(file: string): void {
+    this.fed.add(file);
+  }
+
+  skipped(file: string): void {
+    this.failed.add(file);
+  }
+
+  note(file: string, cause: UnmeasuredCause, reason: string): void {
+    if (!this.why.has(file)) this.why.set(file, { file, cause, reason });
+  }
+
+  /** Every recording of the project in file order, but those reported as skipped and not measured. */
+  accounts(entries: readonly CorpusEntry[], plan: ProjectPlan): RecordingAccount[] {
+    const notPlanned = new Map(plan.notPlanned.map((u) => [u.file, u]));
+    const laterPages = new Set(plan.laterPages);
+    const out: RecordingAccount[] = [];
+    for (const { file } of entries) {
+      if (this.fed.has(file)) out.push({ file, measured: true });
+      else if (this.failed.has(file)) continue;
+      else {
+        const why =
+          this.why.get(file) ??
+          notPlanned.get(file) ??
+          (laterPages.has(file)
+            ? { file, cause: 'unreached-api-page' as const, reason: 'a later API page no first API page in the corpus leads to' }
+            : { file, cause: 'answered-by-another' as const, reason: 'its request is answered by another recording (the matching rule)' });
+        out.push({ ...why, measured: false });
+      }
+    }
+    return out;
+  }
 }
 
 export interface LiveLoadOptions extends CredentialOptions {
@@ -205,8 +286,9 @@ export function liveProjectName(options: Pick<LiveLoadOptions, 'provider' | 'own
   return PROVIDERS[options.provider].projectName(options);
 }
 
-function addDataset(datasets: Dataset[], dataset: Dataset, onProgress: CorpusLoadOptions['onProgress']): void {
-  if (dataset.result.items.length === 0) return;
+/** Adds the dataset unless it has no items; whether it did. */
+function addDataset(datasets: Dataset[], dataset: Dataset, onProgress: CorpusLoadOptions['onProgress']): boolean {
+  if (dataset.result.items.length === 0) return false;
   datasets.push(dataset);
   onProgress?.({
     type: 'dataset',
@@ -216,6 +298,7 @@ function addDataset(datasets: Dataset[], dataset: Dataset, onProgress: CorpusLoa
     label: dataset.label,
     items: dataset.result.items.length,
   });
+  return true;
 }
 
 function progressHooks(onProgress: CorpusLoadOptions['onProgress'], onExchange?: (e: CompletedExchange) => void): TransportHooks {

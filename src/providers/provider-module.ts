@@ -1,5 +1,5 @@
 import type { JsonObject, JsonValue } from '../json/types.js';
-import type { Pagination, ProviderName, SortInfo } from '../model/index.js';
+import type { DatasetKind, Pagination, ProviderName, SortInfo } from '../model/index.js';
 import type { CredentialOptions, ResolvedCredentials } from './credentials.js';
 import type { LiveCallResult, LivePlanOptions } from './live-plan.js';
 import type { ItemShape } from './item-shape.js';
@@ -41,6 +41,12 @@ export interface ProviderModule {
   sourceRepo(target: LiveTarget): string;
   /** The endpoint calls a recorded URL stands for; none when devboy does not model the endpoint. */
   classify(url: string): EndpointCall[];
+  /**
+   * The kind a recorded first page will be measured as, when its items say other than its
+   * endpoint (GitHub: an issues or search list of pull requests only is merge requests), so that
+   * `--list` plans what the replay then measures. Without it, the endpoint's kind.
+   */
+  recordedKind?(call: EndpointCall, body: JsonValue): DatasetKind | undefined;
   /** Pagination and sort of one recorded response of `call`. */
   responseMeta(call: EndpointCall, response: RecordedResponse): { pagination?: Pagination; sort?: SortInfo };
   /** Shapes of this provider's items, most specific first; `browseBase` is the site item links point to. */

@@ -62,7 +62,8 @@ export function shapeOfList(
   browseBase: string | undefined,
   kind?: DatasetKind,
 ): { shape?: ItemShape; mismatch?: number } {
-  const shapes = itemShapes(browseBase).filter((s) => kind === undefined || s.kind === kind);
+  // A shape whose list may turn out all of another kind (GitHub's issues holding pull requests only) is a candidate for that kind too.
+  const shapes = itemShapes(browseBase).filter((s) => kind === undefined || s.kind === kind || s.allDropped?.kind === kind);
   const first = list[0];
   if (!isJsonObject(first)) return { mismatch: 0 };
   const shape = shapes.find((s) => s.test(first));

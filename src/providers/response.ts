@@ -113,6 +113,18 @@ function fromList(list: JsonValue[], browseBase: string | undefined, file: strin
   if (mismatch !== undefined) throw new DataError(`item ${mismatch + 1} of the list is not like the first (${shape.name})`, { file });
   const drop = shape.drop;
   const kept = drop ? list.filter((v) => !drop.test(v)) : list;
+  if (kept.length === 0 && shape.allDropped)
+    return {
+      ...listOf(shape.allDropped.kind, shape.allDropped.normalize(list)),
+      shape: shape.allDropped.name,
+      raw: list,
+      rawAligned: true,
+      path: [],
+    };
+  if (kind !== undefined && shape.kind !== kind)
+    throw new DataError(`cannot tell what these items are: not GitHub, GitLab, Jira or devboy${wanted} items (they are ${shape.name})`, {
+      file,
+    });
   const dropped =
     drop && kept.length < list.length
       ? {

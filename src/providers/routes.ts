@@ -20,9 +20,21 @@ export function matchRoute(routes: readonly Route[], path: string, query: URLSea
     const m = route.pattern.exec(path);
     if (!m) continue;
     const params: Record<string, string> = {};
-    route.names.forEach((name, i) => (params[name] = decodeURIComponent(m[i + 1]!)));
+    // A segment with a malformed escape (`%ZZ`) names nothing the API could answer: no call, not a URIError mid-plan.
+    const values = route.names.map((_, i) => decodeSegment(m[i + 1]!));
+    if (values.some((v) => v === undefined)) return undefined;
+    route.names.forEach((name, i) => (params[name] = values[i]!));
     for (const [k, v] of query) params[k] = v;
     return { kind: route.kind, endpoint: route.endpoint, params, ...(route.single ? { single: true } : {}) };
   }
   return undefined;
+}
+
+/** A path segment decoded, or undefined when its escapes are malformed (`%ZZ`, a cut UTF-8 sequence). */
+export function decodeSegment(segment: string): string | undefined {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return undefined;
+  }
 }

@@ -29,6 +29,10 @@ export interface PagingPolicy {
 
 /** What one call (all its pages) yielded, before it becomes a Dataset. Items are of the call's kind. */
 export interface CallResult {
+  /** The kind the items are, when not the call's: GitHub's issues or search API answering with pull requests only. */
+  kind?: DatasetKind;
+  /** Why items the answer held were left out, when none is left (a pull request read through GitHub's issues API). */
+  leftOut?: string;
   items: ModelItem[];
   raw: JsonValue[];
   pagination?: Pagination;

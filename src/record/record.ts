@@ -4,6 +4,7 @@ import { resolveCredentials } from '../providers/client.js';
 import { secretsOf } from '../providers/credentials.js';
 import { loadLiveDatasets, type LiveLoadOptions } from '../providers/load.js';
 import { PROVIDERS } from '../providers/registry.js';
+import type { SkippedRecording } from '../replay/corpus.js';
 import { toCorpusFile } from './corpus-file.js';
 import { writeManifest, writeProjectAtomically } from './write.js';
 
@@ -19,6 +20,8 @@ export interface RecordResult {
   files: string[];
   /** The datasets as read live; replaying `projectDir` yields the same. */
   datasets: Dataset[];
+  /** Recordings under the output folder that MANIFEST.tsv leaves out because they cannot be read, with the reason. */
+  unlisted: SkippedRecording[];
 }
 
 export const RECORDER = 'devboy record';
@@ -49,6 +52,6 @@ export async function recordLive(options: RecordOptions): Promise<RecordResult> 
   };
   const files = exchanges.map((exchange, i) => toCorpusFile(exchange, i, ctx));
   const projectDir = await writeProjectAtomically(options.outDir, options.provider, project, files);
-  await writeManifest(options.outDir);
-  return { projectDir, files: files.map((f) => f.name), datasets };
+  const unlisted = await writeManifest(options.outDir);
+  return { projectDir, files: files.map((f) => f.name), datasets, unlisted };
 }

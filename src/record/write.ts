@@ -1,10 +1,10 @@
 import { existsSync, mkdirSync, renameSync } from 'node:fs';
 import { mkdir, open, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { DataError } from '../errors.js';
+import { DataError, DevboyError } from '../errors.js';
 import { writeFileAtomic } from '../io/atomic-write.js';
 import { asidePathIn, removeStaleTemps, tempPathIn, trackTemp, untrackTemp } from '../io/temp-files.js';
-import { readCorpus } from '../replay/corpus.js';
+import { readExchange, scanCorpus, type SkippedRecording } from '../replay/corpus.js';
 import type { CorpusFile } from './corpus-file.js';
 import { assertInside, safePathComponent } from './safe-name.js';
 
@@ -39,6 +39,7 @@ export async function writeProjectAtomically(
     mkdirSync(staging);
     trackTemp(staging);
     for (const file of files) await writeDurably(join(staging, safePathComponent(file.name)), file.text);
+    await readBack(staging, `${safePathComponent(provider)}/${safePathComponent(project)}`, files);
     const previous = existsSync(projectDir) ? asidePathIn(providerDir) : undefined;
     // Both renames in one turn of the event loop: an interrupt cannot fall between them and leave the
     // project moved aside but not replaced. (Only SIGKILL can; the aside folder then keeps the old one.)
@@ -68,6 +69,25 @@ export async function writeProjectAtomically(
   }
 }
 
+/**
+ * Every staged file, read back as a corpus read will read it: a recording that would not replay
+ * (a body past the depth or size limits, anything the reader refuses) must not replace a good one.
+ * `folder` is the project's place in the corpus, for naming the file as it will be named.
+ */
+async function readBack(staging: string, folder: string, files: readonly CorpusFile[]): Promise<void> {
+  for (const file of files) {
+    const name = safePathComponent(file.name);
+    try {
+      await readExchange(join(staging, name), `${folder}/${name}`);
+    } catch (err) {
+      if (!(err instanceof DevboyError)) throw err;
+      const at =
+        err.location.line !== undefined ? `:${err.location.line}${err.location.col !== undefined ? `:${err.location.col}` : ''}` : '';
+      throw new DataError(`the new recording would not read back (${folder}/${name}${at}: ${err.message}); the earlier recording is kept`);
+    }
+  }
+}
+
 /** A new file in the (private) staging folder, on disk before the folder is renamed into place. */
 async function writeDurably(path: string, text: string): Promise<void> {
   const handle = await open(path, 'wx');
@@ -81,10 +101,15 @@ async function writeDurably(path: string, text: string): Promise<void> {
 
 const MANIFEST_COLUMNS = ['file', 'provider', 'project', 'method', 'url', 'status', 'items', 'bytes', 'license', 'envelope', 'content'];
 
-/** Rewrite `<out>/MANIFEST.tsv` to list every recording under `out`, as the shared corpus does. */
-export async function writeManifest(outDir: string): Promise<void> {
+/**
+ * Rewrite `<out>/MANIFEST.tsv` to list every recording under `out`, as the shared corpus does.
+ * A recording that cannot be read (another tool's file, a folder left by an older devboy) is left
+ * out and returned with its reason: one bad file must not make every later `record` fail.
+ */
+export async function writeManifest(outDir: string): Promise<SkippedRecording[]> {
   const rows = [MANIFEST_COLUMNS.join('\t')];
-  for (const project of await readCorpus(outDir)) {
+  const { projects, skipped } = await scanCorpus(outDir);
+  for (const project of projects) {
     for (const { file, exchange } of project.entries) {
       const bytes = (await readFile(join(outDir, file))).length;
       const cell = (v: unknown) => String(v ?? '').replace(/[\t\r\n]+/g, ' ');
@@ -108,6 +133,7 @@ export async function writeManifest(outDir: string): Promise<void> {
     }
   }
   await writeFileAtomic(join(outDir, 'MANIFEST.tsv'), `${rows.join('\n')}\n`);
+  return skipped;
 }
 
 /** List length, as MANIFEST.tsv counts it: the body itself, or the list a search/page envelope wraps. */

@@ -5,7 +5,7 @@ import { DataError, DevboyError, UsageError } from '../errors.js';
 import { decodeUtf8 } from '../io/utf8.js';
 import { parseJson } from '../json/parse.js';
 import { isJsonObject, type JsonObject } from '../json/types.js';
-import type { CorpusEntry, RecordedExchange } from './exchange.js';
+import { unsendableResponse, type CorpusEntry, type RecordedExchange } from './exchange.js';
 
 export interface CorpusProject {
   provider: string;
@@ -30,6 +30,35 @@ export interface SkippedRecording {
   reason: string;
 }
 
+/**
+ * Why a recording that was read (and is not skipped) feeds no dataset, as a word a report can
+ * group by: `not-get` (a POST, ...), `error-answer` (a 404, ...), `duplicate` (another recording of
+ * the same request answers it), `not-a-list` (an endpoint devboy does not read: commits, ...),
+ * `unreached-api-page` (a later API page no first API page leads to), `no-items` (the answer held no items
+ * devboy measures), `dataset-failed` (part of a dataset whose replay failed, which is skipped),
+ * `answered-by-another` (the replayed request was answered by another recording).
+ */
+export type UnmeasuredCause =
+  'not-get' | 'error-answer' | 'duplicate' | 'not-a-list' | 'unreached-api-page' | 'no-items' | 'dataset-failed' | 'answered-by-another';
+
+export const UNMEASURED_CAUSES: readonly UnmeasuredCause[] = [
+  'not-get',
+  'error-answer',
+  'duplicate',
+  'not-a-list',
+  'unreached-api-page',
+  'no-items',
+  'dataset-failed',
+  'answered-by-another',
+];
+
+/** A recording read but not measured: the file relative to the corpus root, the cause and the reason in words. */
+export interface UnmeasuredRecording {
+  file: string;
+  cause: UnmeasuredCause;
+  reason: string;
+}
+
 /** `file:line:col: reason`, as every devboy error names a place. */
 export function skippedText(s: SkippedRecording): string {
   return `${s.file}${s.line !== undefined ? `:${s.line}${s.col !== undefined ? `:${s.col}` : ''}` : ''}: ${s.reason}`;
@@ -39,6 +68,9 @@ export interface CorpusScan {
   projects: CorpusProject[];
   skipped: SkippedRecording[];
 }
+
+/** Containers around a recorded body: the exchange object and its `response`. */
+const RECORDING_WRAPPER_LEVELS = 2;
 
 /** One recording's file may be at most this large: the largest public API page is a few MB. */
 export const MAX_RECORDING_BYTES = 64 * 1024 * 1024;
@@ -98,8 +130,18 @@ export async function listCorpusProjects(
     const providerDir = join(dir, provider);
     for (const project of await subdirectories(providerDir)) {
       if (filter.project !== undefined && filter.project !== project) continue;
-      const files = (await readdir(join(providerDir, project))).filter((f) => f.endsWith('.json') && !f.startsWith('.')).sort();
-      refs.push({ provider, project, files });
+      let names: string[];
+      try {
+        names = await readdir(join(providerDir, project));
+      } catch (err) {
+        // A folder that cannot be listed is named, and the rest of the corpus read.
+        skipped.push({
+          file: `${provider}/${project}/`,
+          reason: `cannot list the folder (${(err as NodeJS.ErrnoException).code ?? String(err)})`,
+        });
+        continue;
+      }
+      refs.push({ provider, project, files: names.filter((f) => f.endsWith('.json') && !f.startsWith('.')).sort() });
     }
   }
   if (known && filter.provider === undefined) {
@@ -171,13 +213,18 @@ function lineCol(at: { line?: number | undefined; col?: number | undefined }): {
   return { ...(at.line !== undefined ? { line: at.line } : {}), ...(at.col !== undefined ? { col: at.col } : {}) };
 }
 
-/** A recording's exchange; every failure is a DevboyError whose message says what is wrong (and where in the file). */
-async function readExchange(path: string, file: string): Promise<RecordedExchange> {
+/**
+ * A recording's exchange; every failure is a DevboyError whose message says what is wrong (and
+ * where in the file). `file` is its name relative to the corpus root (provider and project come
+ * from it). `record` reads its new files back with it before they replace a project.
+ */
+export async function readExchange(path: string, file: string): Promise<RecordedExchange> {
   const bytes = await readRecordingBytes(path);
   if (bytes.length === 0) throw new DataError('empty file');
   // Strict: a binary file, or a tool's recording in another encoding, is named rather than garbled (a BOM is fine).
   const text = decodeUtf8(bytes, path);
-  return validateExchange(parseJson(text, path), path, file);
+  // The depth limit is the body's, as live reading applies it (http/transport.ts), not the file's.
+  return validateExchange(parseJson(text, path, { wrapperLevels: RECORDING_WRAPPER_LEVELS }), path, file);
 }
 
 /**
@@ -235,6 +282,9 @@ export function validateExchange(value: unknown, path: string, file = path): Rec
   const [provider, project] = file.split('/');
   const lowerHeaders: Record<string, string> = {};
   for (const [k, v] of Object.entries(headers)) lowerHeaders[k.toLowerCase()] = v as string;
+  // What the replay server could not send is refused here, where the file is named, not mid-replay.
+  const unsendable = unsendableResponse({ status: response['status'], headers: lowerHeaders });
+  if (unsendable) return fail(unsendable);
   return {
     provider: typeof value['provider'] === 'string' ? value['provider'] : (provider ?? ''),
     project: typeof value['project'] === 'string' ? value['project'] : (project ?? ''),

@@ -2,8 +2,9 @@ import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Serv
 import type { AddressInfo } from 'node:net';
 import type { JsonValue } from '../json/types.js';
 import { RECORDED_URL_HEADER } from '../http/transport.js';
-import type { CorpusEntry } from './exchange.js';
-import { closestRecording, indexRecordings, matchRequest, type Recording } from './match.js';
+import { toHeaderText } from '../http/header-text.js';
+import { unsendableResponse, type CorpusEntry } from './exchange.js';
+import { closestRecording, indexRecordings, matchRequest, type RecordingIndex } from './match.js';
 
 /**
  * Serves recorded exchanges on 127.0.0.1 so the real client libraries can be pointed at it
@@ -42,7 +43,9 @@ const DROPPED_HEADERS = new Set(['content-length', 'content-encoding', 'transfer
 
 export class ReplayServer {
   readonly received: ReceivedRequest[] = [];
-  private readonly recordings: Recording[];
+  /** The recording (its file) each request was answered with, in order: what a replay measured. */
+  readonly answered: string[] = [];
+  private readonly recordings: RecordingIndex;
   private readonly faults: (Fault & { left: number })[] = [];
 
   private constructor(
@@ -86,7 +89,36 @@ export class ReplayServer {
     });
   }
 
+  /**
+   * A recording the server cannot send (see unsendableResponse), or any other fault in answering,
+   * is answered with 502 naming the recording: the client's failure then names it and the rest of
+   * the corpus goes on. An exception here would end the whole process with a stack trace.
+   */
   private handle(req: IncomingMessage, res: ServerResponse): void {
+    try {
+      this.answer(req, res);
+    } catch (err) {
+      const what = err instanceof Error ? err.message : String(err);
+      if (res.headersSent) res.destroy();
+      else this.badRecording(res, this.answering ?? 'a recording', what);
+    } finally {
+      this.answering = undefined;
+    }
+  }
+
+  /** The recording being answered, for naming it when answering fails. */
+  private answering: string | undefined;
+
+  private badRecording(res: ServerResponse, file: string, reason: string): void {
+    this.send(
+      res,
+      502,
+      { 'content-type': 'application/json; charset=utf-8', 'x-devboy-replay': 'bad-recording' },
+      JSON.stringify({ message: `devboy replay: cannot answer with ${file}: ${reason}` }),
+    );
+  }
+
+  private answer(req: IncomingMessage, res: ServerResponse): void {
     const method = (req.method ?? 'GET').toUpperCase();
     const target = req.url ?? '/';
     this.received.push({ method, url: target, headers: req.headers });
@@ -127,14 +159,22 @@ export class ReplayServer {
       return;
     }
     const { exchange, file } = match.recording.entry;
+    this.answering = file;
+    this.answered.push(file);
+    const unsendable = unsendableResponse(exchange.response);
+    if (unsendable) {
+      this.badRecording(res, file, unsendable);
+      return;
+    }
     const headers: Record<string, string> = {};
     for (const [name, value] of Object.entries(exchange.response.headers)) {
       if (DROPPED_HEADERS.has(name)) continue;
       headers[name] = name === 'link' ? this.rewriteLink(value, target, exchange.request.url) : value;
     }
     headers['content-type'] ??= 'application/json; charset=utf-8';
-    headers[RECORDED_URL_HEADER] = exchange.request.url;
-    headers['x-devboy-recording'] = file;
+    // URLs and file names may hold any text; a header only Latin-1 (read back with fromHeaderText).
+    headers[RECORDED_URL_HEADER] = toHeaderText(exchange.request.url);
+    headers['x-devboy-recording'] = toHeaderText(file);
     const body = exchange.response.body;
     const text = typeof body === 'string' && !/json/i.test(headers['content-type']) ? body : JSON.stringify(body);
     this.send(res, exchange.response.status, headers, text);
@@ -158,7 +198,8 @@ export class ReplayServer {
     const apiPrefix = /^\/api\/v\d+/.exec(requestTarget)?.[0] ?? /^\/api\/v\d+/.exec(pathAndQuery(recordedUrl))?.[0] ?? '/api/v4';
     return value.replace(/<([^>]*)>/g, (_whole, link: string) => {
       if (link.startsWith('[GITLAB_API_ENDPOINT]')) return `<${this.url}${apiPrefix}${link.slice('[GITLAB_API_ENDPOINT]'.length)}>`;
-      if (/^https?:\/\//i.test(link)) return `<${this.url}${pathAndQuery(link)}>`;
+      // A URL that does not parse stays as recorded: the client's origin rule then refuses it, by name.
+      if (/^https?:\/\//i.test(link) && URL.canParse(link)) return `<${this.url}${pathAndQuery(link)}>`;
       return `<${link}>`;
     });
   }

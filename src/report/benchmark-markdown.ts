@@ -6,7 +6,7 @@ import type { MethodContrast } from '../benchmark/method-contrast.js';
 import { SPEED_REFERENCE } from '../benchmark/speed.js';
 import { rangeFromZero, xyBarChart } from './mermaid.js';
 import { fewerOrMore, int, plural } from '../text/words.js';
-import { header } from './header.js';
+import { header, recordingsLine } from './header.js';
 import { familyMarkdownLines } from './families.js';
 import { answerText, lossCell, lostShare, places } from './losses.js';
 import { lossSummary } from '../formats/loss.js';
@@ -35,6 +35,7 @@ export function benchmarkMarkdown(result: BenchmarkResult): string {
     ...sessionMarkdown(s),
     ...heuristicMarkdown(result, s),
     ...fitMarkdown(result, s, words),
+    ...recordingsMarkdown(result),
     ...skippedMarkdown(result),
     ...roundTripsMarkdown(result, s),
     ...perDatasetMarkdown(result, s, words),
@@ -180,6 +181,20 @@ function fitMarkdown(result: BenchmarkResult, s: BenchmarkSummary, words: Words)
     '',
     '</details>',
   ];
+}
+
+/** The line that accounts for every corpus recording, and each one not measured with its reason, folded. */
+function recordingsMarkdown(result: BenchmarkResult): string[] {
+  const line = recordingsLine(result, 'below');
+  if (!line) return [];
+  const out = ['', '### Recordings', '', line];
+  const unmeasured = result.unmeasured ?? [];
+  if (unmeasured.length) {
+    out.push('', `<details><summary>Not measured (${unmeasured.length})</summary>`, '');
+    for (const u of unmeasured) out.push(`- ${mdCode(u.file)}: ${mdCode(u.reason)}`);
+    out.push('', '</details>');
+  }
+  return out;
 }
 
 function skippedMarkdown(result: BenchmarkResult): string[] {

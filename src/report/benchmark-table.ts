@@ -4,7 +4,7 @@ import { pct, saved, SMALL_EDGE, summarize, type BenchmarkSummary } from './benc
 import type { MethodContrast } from '../benchmark/method-contrast.js';
 import type { RenderOptions } from './exporter.js';
 import { SPEED_REFERENCE } from '../benchmark/speed.js';
-import { header, lossyText, skippedLines } from './header.js';
+import { header, lossyText, recordingsLine, skippedLines, unmeasuredLines } from './header.js';
 import { fewerOrMore, int, plural } from '../text/words.js';
 import { baselineFormatOf } from '../metadata/format-metadata.js';
 import { familyDetailLines, familySummaryLines } from './families.js';
@@ -157,7 +157,7 @@ function sessionLines(r: Report): void {
   });
 }
 
-/** One line each on the heuristic, round trips and what they lost, and skipped recordings. */
+/** One line each on the heuristic, round trips and what they lost, the corpus's recordings, and skipped recordings. */
 function checkLines(r: Report, details: boolean): void {
   const { result, s, out, width } = r;
   const heuristic = heuristicLine(result, s);
@@ -166,6 +166,10 @@ function checkLines(r: Report, details: boolean): void {
   if (details) out.push(lossyText(result));
   else r.para(lossySummary(result));
   for (const line of lossLines(s)) out.push(...foldLine(t(line), width));
+  const recordings = recordingsLine(result, details ? 'below' : 'under --details (or --json)');
+  if (recordings) r.para(recordings);
+  // --details names every recording not measured, as skipped ones are always named.
+  if (details) out.push(...unmeasuredLines(result));
   for (const line of skippedLines(result)) r.para(line);
 }
 

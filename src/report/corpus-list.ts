@@ -43,6 +43,12 @@ export function corpusListText(listing: CorpusListing, name: string, width = DEF
         lines.push(...foldLine(`    ${t(d.kind).padEnd(KIND)} ${t(d.label)}`, width, ' '.repeat(4 + KIND + 1)));
     }
   }
+  const notMeasured = projects.flatMap((p) => p.notMeasured);
+  if (notMeasured.length) {
+    // Known before any replay; a run adds what replay finds (empty lists, pages nothing leads to) and lists both.
+    lines.push(`not measured: ${plural(notMeasured.length, 'recording')} no run measures`);
+    for (const u of notMeasured) lines.push(...foldLine(`  ${t(`${u.file}: ${u.reason}`)}`, width, '    '));
+  }
   if (listing.skipped.length) {
     lines.push(`skipped: ${plural(listing.skipped.length, 'recording')} that cannot be read`);
     for (const s of listing.skipped) lines.push(...foldLine(`  ${t(skippedText(s))}`, width, '    '));

@@ -1,6 +1,6 @@
 import type { BenchmarkResult } from '../benchmark/schema.js';
 import { lossSummary } from '../formats/loss.js';
-import { skippedText } from '../replay/corpus.js';
+import { skippedText, UNMEASURED_CAUSES, type UnmeasuredCause } from '../replay/corpus.js';
 import { EMBEDDED_CORPUS_LABEL } from '../replay/embedded-corpus.js';
 import { int, plural } from '../text/words.js';
 import { terminalText } from '../escape/terminal.js';
@@ -54,4 +54,43 @@ export function skippedLines(result: BenchmarkResult): string[] {
     `Skipped: ${skipped.length} corpus recording${skipped.length === 1 ? '' : 's'} could not be read or replayed (their rows are missing):`,
     ...skipped.map((s) => `  ${terminalText(skippedText(s))}`),
   ];
+}
+
+/** How a report names each cause of a recording not measured, counted: `68 not a list devboy reads`. */
+const CAUSE_WORDS: Record<UnmeasuredCause, [string, string]> = {
+  'not-a-list': ['not a list devboy reads', 'not lists devboy reads'],
+  duplicate: ['the same request as another recording', 'the same requests as other recordings'],
+  'error-answer': ['an error answer', 'error answers'],
+  'not-get': ['not a GET request', 'not GET requests'],
+  'unreached-api-page': ['a later API page no first API page leads to', 'later API pages no first API page leads to'],
+  'no-items': ['with no items devboy measures', 'with no items devboy measures'],
+  'dataset-failed': ['part of a skipped dataset', 'parts of skipped datasets'],
+  'answered-by-another': ['answered by another recording', 'answered by other recordings'],
+};
+
+/**
+ * The one line that accounts for every recording of a corpus run: how many fed a dataset, how
+ * many were read but not measured (by cause) and how many were skipped. Nothing for live runs
+ * and results saved before the count existed. `data` escapes for the sink (counts need none).
+ */
+export function recordingsLine(result: BenchmarkResult, where: string): string | undefined {
+  const r = result.recordings;
+  if (!r) return undefined;
+  const total = r.measured + r.unmeasured + r.skipped;
+  const line = `Recordings: ${int(r.measured)} of ${plural(total, 'corpus recording')} measured (they feed the datasets), ${int(r.unmeasured)} not measured, ${int(r.skipped)} skipped.`;
+  const byCause = new Map<UnmeasuredCause, number>();
+  for (const u of result.unmeasured ?? []) byCause.set(u.cause, (byCause.get(u.cause) ?? 0) + 1);
+  if (byCause.size === 0) return line;
+  // Most first; ties in the registry's order.
+  const ranked = UNMEASURED_CAUSES.filter((c) => byCause.has(c)).sort((a, b) => byCause.get(b)! - byCause.get(a)!);
+  const causes = ranked.map((c) => {
+    const n = byCause.get(c)!;
+    return `${int(n)} ${CAUSE_WORDS[c][n === 1 ? 0 : 1]}`;
+  });
+  return `${line} Not measured: ${causes.join(', ')}; each with its file and reason ${where}.`;
+}
+
+/** Every recording read but not measured, `file: reason`, escaped for a terminal. */
+export function unmeasuredLines(result: BenchmarkResult): string[] {
+  return (result.unmeasured ?? []).map((u) => `  ${terminalText(`${u.file}: ${u.reason}`)}`);
 }

@@ -103,6 +103,11 @@ export function withHostileData(result: BenchmarkResult, strings: readonly strin
     { file: next(), line: 3, col: 7, reason: next() },
     { file: next(), reason: next() },
   ];
+  r.unmeasured = [
+    { file: next(), cause: 'not-a-list', reason: next() },
+    { file: next(), cause: 'duplicate', reason: next() },
+  ];
+  r.recordings = { measured: 3, unmeasured: r.unmeasured.length, skipped: r.skipped.length };
   for (const t of r.tokenizers) t.implementation = next();
   for (const f of r.formats) f.implementation = next();
   if (r.settings.session !== undefined) r.settings.session = next();

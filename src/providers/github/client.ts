@@ -4,10 +4,21 @@ import type { JsonValue } from '../../json/types.js';
 import { guardCall, namedFailures, providerError, readShape, type FailureContext } from '../failure.js';
 import { asArray, asObject } from '../json-read.js';
 import { parseLinkHeader } from '../link-header.js';
+import { PageTrail } from '../page-trail.js';
 import type { ModelItem } from '../../model/index.js';
 import type { CallResult, ClientOptions, EndpointCall, PagingPolicy, ProviderClient } from '../types.js';
 import { githubSortInfo } from './endpoints.js';
-import { githubComment, githubFile, githubIssue, githubIssues, githubPull, githubReviewThreads, isPullRequestItem } from './normalize.js';
+import {
+  githubComment,
+  githubFile,
+  githubIssue,
+  githubIssuePulls,
+  githubIssues,
+  githubPull,
+  githubReviewThreads,
+  isPullRequestItem,
+  pullRequestsOnly,
+} from './normalize.js';
 import { githubPagination, type GithubPage } from './pagination.js';
 import { github } from './provider.js';
 
@@ -116,6 +127,7 @@ async function runCall(
         () => octokit.rest.issues.get({ ...base, issue_number: Number(issue_number) }),
         `no issue #${issue_number} in ${owner}/${repo} on GitHub`,
         (v) => (isPullRequestItem(v) ? [] : [githubIssue(v)]),
+        (v) => (isPullRequestItem(v) ? 'a pull request, read through the issues API (devboy reads pull requests from /pulls)' : undefined),
       );
     case 'pull':
       return single(
@@ -145,10 +157,14 @@ async function collect(
   const requests: string[] = [];
   let totalCount: number | undefined;
   let kept = 0;
+  // The pull requests of an issues list, while it holds nothing else: a list of them only is measured as merge requests.
+  let pullsOnly: JsonValue[] | undefined = shape.skipPullRequests ? [] : undefined;
   let fetchPage = first;
+  const trail = new PageTrail();
   for (;;) {
     const response = await guardCall(ctx, transport, notFound, fetchPage);
     const exchange = transport.journal.at(-1)!;
+    trail.add(exchange.url);
     requests.push(exchange.recordedUrl ?? exchange.url);
     const link = typeof response.headers['link'] === 'string' ? response.headers['link'] : undefined;
     let items: JsonValue[];
@@ -166,13 +182,22 @@ async function collect(
     // One push per item: spreading a page of 100k+ items into arguments overflows the stack.
     for (const item of keptItems) raw.push(item);
     kept += keptItems.length;
+    if (pullsOnly && keptItems.length > 0) pullsOnly = undefined;
+    else if (pullsOnly) for (const item of items) pullsOnly.push(item);
+    const counted = pullsOnly ? pullsOnly.length : kept;
     const next = parseLinkHeader(link)['next'];
-    if (!next || pages.length >= paging.maxPages || kept >= paging.maxItems || !paging.canFetch(next)) break;
+    if (!next || trail.has(next) || pages.length >= paging.maxPages || counted >= paging.maxItems || !paging.canFetch(next)) break;
     fetchPage = () => octokit.request({ method: 'GET', url: next });
   }
-  const items = readShape(ctx, transport, () => shape.toItems(raw));
   const sort = githubSortInfo(call.endpoint, call.params);
-  return { items, raw, pagination: githubPagination(pages, totalCount), ...(sort ? { sort_info: sort } : {}), requests };
+  const pagination = githubPagination(pages, totalCount);
+  if (pullsOnly && pullRequestsOnly(pullsOnly)) {
+    const pulls = pullsOnly;
+    const items = readShape(ctx, transport, () => githubIssuePulls(pulls));
+    return { kind: 'merge_requests', items, raw: pulls, pagination, ...(sort ? { sort_info: sort } : {}), requests };
+  }
+  const items = readShape(ctx, transport, () => shape.toItems(raw));
+  return { items, raw, pagination, ...(sort ? { sort_info: sort } : {}), requests };
 }
 
 async function single(
@@ -181,12 +206,19 @@ async function single(
   get: () => Promise<Response>,
   notFound: string,
   toItems: (v: JsonValue) => ModelItem[],
+  leftOut: (v: JsonValue) => string | undefined = () => undefined,
 ): Promise<CallResult> {
   const response = await guardCall(ctx, transport, notFound, get);
   const exchange = transport.journal.at(-1)!;
   const value = response.data as JsonValue;
   const items = readShape(ctx, transport, () => toItems(value));
-  return { items, raw: items.length > 0 ? [value] : [], requests: [exchange.recordedUrl ?? exchange.url] };
+  const why = items.length === 0 ? leftOut(value) : undefined;
+  return {
+    items,
+    raw: items.length > 0 ? [value] : [],
+    requests: [exchange.recordedUrl ?? exchange.url],
+    ...(why ? { leftOut: why } : {}),
+  };
 }
 
 /**

@@ -35,6 +35,48 @@ export function isPullRequestItem(value: JsonValue): boolean {
 }
 
 /**
+ * Whether a list from the issues or search API holds pull requests only (at least one): such a
+ * list is measured as merge requests, not as an issues list with nothing left (a search with
+ * `is:pr` would otherwise vanish).
+ */
+export function pullRequestsOnly(items: readonly JsonValue[]): boolean {
+  return items.length > 0 && items.every(isPullRequestItem);
+}
+
+/**
+ * Pull requests as the issues and search APIs give them (issue-shaped, with a `pull_request`
+ * object) → merge requests. Those payloads carry no branches, reviewers or draft flag beyond
+ * `draft`: branches are empty, as for any pull request GitHub did not send them for. Keys are
+ * `pr#N`, or `owner/repo pr#N` when the list spans repositories (as pullRequestItemKeys names them).
+ */
+export function githubIssuePulls(raw: readonly JsonValue[]): MergeRequest[] {
+  const qualify = new Set(raw.map(repositoryOf)).size > 1;
+  return raw.map((value) => {
+    const o = asObject(value, 'a pull request');
+    const number = reqString(o, 'number', 'a pull request');
+    const repo = qualify ? repositoryOf(value) : undefined;
+    const merged = optString(optObject(o, 'pull_request'), 'merged_at') !== undefined;
+    return compact<MergeRequest>({
+      key: repo ? `${repo} pr#${number}` : `pr#${number}`,
+      title: reqString(o, 'title', 'a pull request'),
+      description: optString(o, 'body'),
+      state: merged ? 'merged' : (optString(o, 'state') ?? 'open'),
+      source: 'github',
+      source_branch: '',
+      target_branch: '',
+      author: githubUser(o['user']),
+      assignees: assigneesOf(o),
+      reviewers: [],
+      labels: labelNames(o),
+      draft: bool(o, 'draft'),
+      url: optString(o, 'html_url'),
+      created_at: optString(o, 'created_at'),
+      updated_at: optString(o, 'updated_at'),
+    });
+  });
+}
+
+/**
  * The keys of pull requests an issue list holds: `pr#N`, as githubPull gives them; in a list that spans
  * several repositories (a search) `owner/repo pr#N`, as issues are qualified there.
  */

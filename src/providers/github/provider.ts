@@ -3,6 +3,7 @@ import { atMostOne, envelopeOf, headerOf, type ProviderModule } from '../provide
 import { repoProjectName, repoSource } from '../live-plan.js';
 import { classifyGithub, githubSortInfo } from './endpoints.js';
 import { githubLivePlan } from './live-plan.js';
+import { pullRequestsOnly } from './normalize.js';
 import { githubPagination } from './pagination.js';
 import { GITHUB_SHAPES } from './shapes.js';
 
@@ -21,6 +22,11 @@ export const github: ProviderModule = {
   projectName: repoProjectName,
   sourceRepo: repoSource,
   classify: atMostOne(classifyGithub),
+  recordedKind: (call, body) => {
+    if (call.endpoint !== 'issues' && call.endpoint !== 'search_issues') return undefined;
+    const items = Array.isArray(body) ? body : envelopeOf(body)?.['items'];
+    return Array.isArray(items) && pullRequestsOnly(items) ? 'merge_requests' : undefined;
+  },
   responseMeta: (call, { url, headers, body, count }) => {
     if (call.single) return {};
     const envelope = envelopeOf(body);

@@ -2,6 +2,7 @@ import { each, has, str, type ItemShape } from '../item-shape.js';
 import {
   githubComment,
   githubFile,
+  githubIssuePulls,
   githubIssues,
   githubPull,
   githubReviewThreads,
@@ -28,6 +29,8 @@ export const GITHUB_SHAPES: readonly ItemShape[] = [
     // GitHub's issue lists also return pull requests; devboy reads those from the pulls endpoint, so
     // they are not issues here: the same rule as the client's (docs/providers.md).
     drop: { test: isPullRequestItem, what: 'pull requests', keys: pullRequestItemKeys },
+    // A list of pull requests only (an `is:pr` search) is merge requests, as the client measures it.
+    allDropped: { name: 'GitHub pull requests (issues API)', kind: 'merge_requests', normalize: githubIssuePulls },
     test: (o) => has(o, 'number', 'title') && (has(o, 'user') || has(o, 'html_url')),
   },
   {

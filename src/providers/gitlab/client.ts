@@ -2,6 +2,7 @@ import { createTransport, type Transport } from '../../http/transport.js';
 import type { JsonValue } from '../../json/types.js';
 import { guardCall, namedFailures, providerError, readShape, type FailureContext } from '../failure.js';
 import { asArray } from '../json-read.js';
+import { PageTrail } from '../page-trail.js';
 import type { ModelItem } from '../../model/index.js';
 import type { CallResult, ClientOptions, EndpointCall, PagingPolicy, ProviderClient } from '../types.js';
 import { gitlabSortInfo } from './endpoints.js';
@@ -143,9 +144,11 @@ async function collect(
   const raw: JsonValue[] = [];
   const requests: string[] = [];
   let page = firstPage;
+  const trail = new PageTrail();
   for (;;) {
     const response = (await guardCall(ctx, transport, notFound, () => fetchPage(page))) as { data?: unknown };
     const exchange = transport.journal.at(-1)!;
+    trail.add(exchange.url);
     requests.push(exchange.recordedUrl ?? exchange.url);
     let items: JsonValue[];
     try {
@@ -160,7 +163,7 @@ async function collect(
     if (!next || pages.length >= paging.maxPages || raw.length >= paging.maxItems) break;
     const nextUrl = new URL(exchange.url);
     nextUrl.searchParams.set('page', next);
-    if (!paging.canFetch(nextUrl.toString())) break;
+    if (trail.has(nextUrl.toString()) || !paging.canFetch(nextUrl.toString())) break;
     page = next;
   }
   const items = readShape(ctx, transport, () => toItems(raw));

@@ -2,6 +2,7 @@ import { createTransport, type Transport } from '../../http/transport.js';
 import type { JsonObject, JsonValue } from '../../json/types.js';
 import { guardCall, namedFailures, readShape, type FailureContext } from '../failure.js';
 import { asArray, asObject, optNumber, optObject, optString } from '../json-read.js';
+import { PageTrail } from '../page-trail.js';
 import type { ModelItem } from '../../model/index.js';
 import type { CallResult, ClientOptions, EndpointCall, PagingPolicy, ProviderClient } from '../types.js';
 import { secretsOf } from '../credentials.js';
@@ -158,9 +159,11 @@ async function offsetPages(
   const raw: JsonValue[] = [];
   const requests: string[] = [];
   let startAt = firstStart;
+  const trail = new PageTrail();
   for (;;) {
     const body = await guardCall(ctx, transport, notFound, () => fetchPage(startAt));
     const exchange = transport.journal.at(-1)!;
+    trail.add(exchange.url);
     requests.push(exchange.recordedUrl ?? exchange.url);
     const { items, page } = readShape(ctx, transport, () => {
       const o = asObject(body, `the ${field} page`);
@@ -175,7 +178,7 @@ async function offsetPages(
     if (pages.length >= paging.maxPages || raw.length >= paging.maxItems) break;
     const nextUrl = new URL(exchange.url);
     nextUrl.searchParams.set('startAt', String(next));
-    if (!paging.canFetch(nextUrl.toString())) break;
+    if (trail.has(nextUrl.toString()) || !paging.canFetch(nextUrl.toString())) break;
     startAt = next;
   }
   const items = readShape(ctx, transport, () => raw.map(toItem));
@@ -209,6 +212,7 @@ async function tokenPages(
   let token = p['nextPageToken'];
   let pageCount = 0;
   let next: string | undefined;
+  const trail = new PageTrail();
   for (;;) {
     const current = token;
     const body = await guardCall(ctx, transport, notFound, () =>
@@ -220,6 +224,7 @@ async function tokenPages(
       }),
     );
     const exchange = transport.journal.at(-1)!;
+    trail.add(exchange.url);
     requests.push(exchange.recordedUrl ?? exchange.url);
     const o = readShape(ctx, transport, () => asObject(body, 'the search page'));
     for (const item of readShape(ctx, transport, () => asArray(o['issues'], 'the issues of the search page'))) raw.push(item);
@@ -228,7 +233,7 @@ async function tokenPages(
     if (!next || pageCount >= paging.maxPages || raw.length >= paging.maxItems) break;
     const nextUrl = new URL(exchange.url);
     nextUrl.searchParams.set('nextPageToken', next);
-    if (!paging.canFetch(nextUrl.toString())) break;
+    if (trail.has(nextUrl.toString()) || !paging.canFetch(nextUrl.toString())) break;
     token = next;
   }
   const items = readShape(ctx, transport, () => raw.map(toItem));

@@ -1,4 +1,5 @@
 import type { SortInfo } from '../../model/index.js';
+import { decodeSegment } from '../routes.js';
 import type { EndpointCall } from '../types.js';
 
 /**
@@ -14,10 +15,13 @@ export function classifyJira(url: string): EndpointCall[] {
   if ((m = /^\/rest\/api\/([23])\/search\/jql$/.exec(path)))
     return [{ kind: 'issues', endpoint: 'search_jql', params: { api: m[1]!, ...query } }];
   if ((m = /^\/rest\/api\/([23])\/issue\/([^/]+)\/comment$/.exec(path))) {
-    return [{ kind: 'comments', endpoint: 'comments', params: { api: m[1]!, issue: decodeURIComponent(m[2]!), ...query } }];
+    const issue = decodeSegment(m[2]!);
+    return issue === undefined ? [] : [{ kind: 'comments', endpoint: 'comments', params: { api: m[1]!, issue, ...query } }];
   }
   if ((m = /^\/rest\/api\/([23])\/issue\/([^/]+)$/.exec(path))) {
-    const params = { api: m[1]!, issue: decodeURIComponent(m[2]!), ...query };
+    const issue = decodeSegment(m[2]!);
+    if (issue === undefined) return [];
+    const params = { api: m[1]!, issue, ...query };
     return [
       { kind: 'issues', endpoint: 'issue', params, single: true },
       { kind: 'comments', endpoint: 'issue_comments', params },
