@@ -216,12 +216,13 @@ describe('devboy compare: timing of real runs', () => {
       assert.ok(json.timing.per_format.some((t) => t.format === 'stc' && t.op === op && t.too_few_runs && t.runs.base[0] < 3));
     const timing = r.stdout.slice(r.stdout.indexOf('Timing'));
     assert.match(timing, /runs/);
-    assert.match(timing, /^stc +encode .* 1→1 .* few runs$/m);
+    // Runs per cell depend on how fast the machine is at that moment (1, or 1-3 when some calls were quick).
+    assert.match(timing, /^stc +encode .* 1(-[23])?→1(-[23])? .* few runs$/m);
     assert.match(timing, /too few runs to rank/);
     assert.doesNotMatch(timing, / (slower|faster)$/m);
     const md = (await runCli(['compare', file('a'), file('b'), '--markdown'])).stdout;
     assert.match(md, /too few runs to rank/);
-    assert.match(md, /\| stc \| encode \|.*\| 1→1 \|.*\| few runs \|/);
+    assert.match(md, /\| stc \| encode \|.*\| 1(-[23])?→1(-[23])? \|.*\| few runs \|/);
   });
 
   it('a planted slowdown in a run timed three times a cell is flagged slower; the run against itself is not', async () => {
