@@ -5,19 +5,17 @@ import { connectionFlags, connectionOptions } from '../src/cli/connection-flags.
 import { measureFlags } from '../src/cli/measure-flags.js';
 import { parseList } from '../src/cli/list-flag.js';
 import { refuseFlagsWithList } from '../src/cli/corpus-list-flags.js';
-import { UsageError } from '../src/errors.js';
 import { parseTokenizers } from '../src/cli/tokenizer-flag.js';
 import { ProgressBar } from '../src/cli/progress.js';
 import { candidateFormats } from '../src/formats/info.js';
 import { stdoutIsTerminal, widthOption } from '../src/cli/streams.js';
 import { FORMAT_NAMES } from '../src/formats/types.js';
-import { writeFileAtomic } from '../src/io/atomic-write.js';
-import { resolveOutputTarget } from '../src/io/output-target.js';
-import { readInput } from '../src/io/read-input.js';
-import { baselineFormatOf, SAVINGS_BASELINES, type MeasuredBaseline, type SavingsBaseline } from '../src/metadata/format-metadata.js';
+import { baselineFormatOf, SAVINGS_BASELINES, type MeasuredBaseline } from '../src/metadata/format-metadata.js';
 import { DATASET_KINDS, type ProviderName } from '../src/model/index.js';
 import { PROVIDER_NAMES } from '../src/providers/registry.js';
-import { TOKENIZER_NAMES } from '../src/tokens/types.js';
+import type { SourceRequest } from '../src/benchmark/source.js';
+import type { BenchmarkRequest } from '../src/cli/benchmark-and-report.js';
+import type { ExporterName } from '../src/report/index.js';
 import { assertTokenizersInstalled } from '../src/tokens/registry.js';
 import { LEVELS } from '../src/trim/levels.js';
 
@@ -123,7 +121,19 @@ Exit codes: 0 ok; 1 regression, bad data or provider failure; 2 usage.`;
     if (flags.list) {
       const given = Object.keys(flags).filter((name) => !metadata.flags[name]?.setFromDefault);
       refuseFlagsWithList(given, Benchmark.flags);
-      await this.listCorpus(flags);
+      const { corpusListing } = await import('../src/cli/corpus-listing.js');
+      const kinds = parseList('dataset', flags.dataset, DATASET_KINDS);
+      const { corpus, project } = flags;
+      await this.writeStdout(
+        await corpusListing({
+          corpus,
+          provider: flags.provider as ProviderName | undefined,
+          project,
+          kinds,
+          json: Boolean(flags.json),
+          ...widthOption(),
+        }),
+      );
       return;
     }
     const maxRegression = Number(flags['max-regression']);
@@ -133,17 +143,8 @@ Exit codes: 0 ok; 1 regression, bad data or provider failure; 2 usage.`;
     if (!Number.isFinite(maxRegression) || maxRegression < 0)
       this.error(`--max-regression must be a non-negative number of percent, got '${flags['max-regression']}'`, { exit: 2 });
     const { checkSourceFlags } = await import('../src/benchmark/source.js');
-    checkSourceFlags(
-      {
-        ...(flags.corpus ? { corpus: flags.corpus } : {}),
-        ...(flags.provider ? { provider: flags.provider as ProviderName } : {}),
-        ...(flags.owner ? { owner: flags.owner } : {}),
-        ...(flags.repo ? { repo: flags.repo } : {}),
-        ...(flags.project ? { project: flags.project } : {}),
-        ...(flags.jql ? { jql: flags.jql } : {}),
-      },
-      { host: flags.host, token: flags.token, email: flags.email, jiraApi: flags['jira-api'] },
-    );
+    const source = sourceFlags(flags);
+    checkSourceFlags(source, { host: flags.host, token: flags.token, email: flags.email, jiraApi: flags['jira-api'] });
     const kinds = parseList('dataset', flags.dataset, DATASET_KINDS);
     const levels = parseList('levels', flags.levels, LEVELS);
     const savingsBaseline = flags['savings-baseline'] as MeasuredBaseline;
@@ -158,149 +159,64 @@ Exit codes: 0 ok; 1 regression, bad data or provider failure; 2 usage.`;
         },
       );
 
-    // Check the output paths and read the baseline first: a typo in any of them should not cost a whole run.
-    for (const target of [flags.output, flags['export-json'], flags['export-markdown'], flags['export-csv']]) {
-      if (target) await resolveOutputTarget(target, { createFolders: true });
-    }
-    const [{ parseBenchmarkResult }, { loadBenchmarkData }, { runBenchmark }, { loadPipelineConfig }, { loadExplainers }] =
-      await Promise.all([
-        import('../src/benchmark/read-result.js'),
-        import('../src/benchmark/source.js'),
-        import('../src/benchmark/run.js'),
-        import('../src/budget/strategies/config.js'),
-        import('../src/formats/explainers.js'),
-      ]);
-    const explainers = await loadExplainers(formats, (await loadPipelineConfig(flags.config)).explainers);
-    const baselineInput = flags.baseline ? await readInput(flags.baseline) : undefined;
-    const baseline = baselineInput ? parseBenchmarkResult(baselineInput.text, baselineInput.name) : undefined;
-
-    const session = flags.session
-      ? await this.playTranscript(flags.session, formats, tokenizers, savingsBaseline as SavingsBaseline)
-      : undefined;
-    const { datasets, source } = await loadBenchmarkData({
-      ...(flags.corpus ? { corpus: flags.corpus } : {}),
-      ...(flags.provider ? { provider: flags.provider as ProviderName } : {}),
-      ...(flags.owner ? { owner: flags.owner } : {}),
-      ...(flags.repo ? { repo: flags.repo } : {}),
-      ...(flags.project ? { project: flags.project } : {}),
-      ...(flags.jql ? { jql: flags.jql } : {}),
-      limit: flags.limit,
-      live: { details: flags['live-details'], ...connectionOptions(flags) },
-    });
-
+    const { benchmarkAndReport } = await import('../src/cli/benchmark-and-report.js');
     // V8 lets the heap grow to as much as four times what survived its last full collection. A run
     // keeps little alive (its rows) and makes much short-lived garbage (texts, decoded values): at
     // two and a half times, its peak memory follows what it keeps, for some more collector time
     // (`npm run bench -- --only matrix`: peak RSS on the corpus and on ten times the corpus).
     setFlagsFromString('--heap-growing-percent=150');
-    const bar = new ProgressBar();
-    const result = await runBenchmark(
-      datasets,
-      source,
-      {
-        kinds,
-        levels,
-        formats,
-        tokenizers,
-        budget: flags.budget,
-        runs: flags.runs,
-        timeBudgetMs,
-        savingsBaseline,
-        explainers,
-        ...(session ? { session } : {}),
-      },
-      (p) => bar.update(p.done, p.total, p.what),
-    );
-    bar.done();
-
-    const { compareResults } = await import('../src/compare/compare.js');
-    const comparison =
-      baseline && flags.baseline
-        ? compareResults({ file: flags.baseline, result: baseline }, { file: 'this run', result }, { maxRegression: maxRegression / 100 })
-        : undefined;
-    const { EXPORTERS, COMPARE_EXPORTERS } = await import('../src/report/index.js');
-    const input = { result, ...(comparison ? { comparison } : {}) };
-    const exports: [string | undefined, keyof typeof EXPORTERS][] = [
-      [flags.output, 'json'],
-      [flags['export-json'], 'json'],
-      [flags['export-markdown'], 'markdown'],
-      [flags['export-csv'], 'csv'],
-    ];
-    // In pieces where the exporter has them: on a large corpus the JSON is tens of megabytes.
-    const pieces = (name: keyof typeof EXPORTERS): Iterable<string> => EXPORTERS[name].pieces?.(input) ?? [EXPORTERS[name].render(input)];
-    for (const [file, name] of exports) if (file) await writeFileAtomic(file, pieces(name), { createFolders: true });
-    if (flags.json) for (const piece of pieces('json')) await this.writeStdout(piece);
-    else
-      await this.writeStdout(
-        EXPORTERS[flags.markdown ? 'markdown' : 'table'].render(input, {
-          color: stdoutIsTerminal() && !process.env.NO_COLOR,
-          details: flags.details,
-          ...widthOption(),
-        }),
-      );
-    // JSON on stdout is for machines; the comparison still reaches the person reading the log.
-    if (flags.json && comparison) this.writeStderr(COMPARE_EXPORTERS.table.render(comparison, widthOption()));
-    if (comparison && !comparison.passed) process.exitCode = 1;
-    const skipped = result.skipped?.length ?? 0;
-    if (skipped > 0 && !flags['allow-skipped']) {
-      this.writeStderr(
-        `devboy benchmark: ${skipped} corpus recording${skipped === 1 ? ' was' : 's were'} skipped (listed in the report); --allow-skipped accepts a partial corpus\n`,
-      );
-      process.exitCode = 1;
-    }
-  }
-
-  private async playTranscript(
-    file: string,
-    formats: (typeof FORMAT_NAMES)[number][],
-    tokenizers: (typeof TOKENIZER_NAMES)[number][],
-    baseline: SavingsBaseline,
-  ) {
-    const [{ parseTranscript }, { transcriptDedupForBenchmark, ledgerDedupForBenchmark }, ledger] = await Promise.all([
-      import('../src/transcript/load.js'),
-      import('../src/benchmark/transcript-dedup.js'),
-      import('../src/proxy/ledger.js'),
-    ]);
-    const input = await readInput(file);
-    if (ledger.isLedgerText(input.text)) {
-      const { header, calls } = ledger.parseLedger(input.text, input.name);
-      const { summarizeLedger } = await import('../src/proxy/summary.js');
-      return ledgerDedupForBenchmark(input.name, summarizeLedger(header, calls), formats);
-    }
-    const loaded = { ...parseTranscript(input.text, 'auto', input.name), name: input.name };
-    return transcriptDedupForBenchmark(loaded.name, loaded.entries, formats, tokenizers, baseline);
-  }
-
-  private async listCorpus(flags: {
-    corpus?: string;
-    provider?: string;
-    project?: string;
-    dataset: string;
-    json?: boolean;
-  }): Promise<void> {
-    const [{ listCorpus }, { corpusListText, corpusListJson }, { EMBEDDED_CORPUS, EMBEDDED_CORPUS_LABEL }] = await Promise.all([
-      import('../src/providers/corpus-list.js'),
-      import('../src/report/corpus-list.js'),
-      import('../src/replay/embedded-corpus.js'),
-    ]);
-    const kinds = parseList('dataset', flags.dataset, DATASET_KINDS);
-    const dir = flags.corpus ?? EMBEDDED_CORPUS;
-    const listing = await listCorpus(dir, {
-      ...(flags.provider ? { provider: flags.provider as ProviderName } : {}),
-      ...(flags.project ? { project: flags.project } : {}),
-      ...(kinds.length < DATASET_KINDS.length ? { kinds } : {}),
-    }).catch((err: unknown) => {
-      // Where devboy is installed means nothing to the reader: name the embedded corpus as such.
-      throw !flags.corpus && err instanceof UsageError && err.location.file === dir
-        ? new UsageError(err.message, { file: 'the embedded corpus' })
-        : err;
+    const outcome = await benchmarkAndReport({
+      source: { ...source, limit: flags.limit, live: { details: flags['live-details'], ...connectionOptions(flags) } },
+      measure: { kinds, levels, formats, tokenizers, budget: flags.budget, runs: flags.runs, timeBudgetMs, savingsBaseline },
+      config: flags.config,
+      session: flags.session,
+      baseline: flags.baseline,
+      maxRegression: maxRegression / 100,
+      exports: exportFlags(flags),
+      print: flags.json ? 'json' : flags.markdown ? 'markdown' : 'table',
+      render: { color: stdoutIsTerminal() && !process.env.NO_COLOR, details: flags.details, ...widthOption() },
+      allowSkipped: flags['allow-skipped'],
+      progress: new ProgressBar(),
     });
-    await this.writeStdout(
-      flags.json
-        ? corpusListJson(listing, flags.corpus ?? EMBEDDED_CORPUS_LABEL)
-        : corpusListText(listing, flags.corpus ? `corpus ${flags.corpus}` : 'the embedded corpus', widthOption().width),
-    );
+    for (const piece of outcome.stdout) await this.writeStdout(piece);
+    for (const note of outcome.stderr) this.writeStderr(note);
+    if (outcome.exitCode !== 0) process.exitCode = outcome.exitCode;
   }
+}
+
+/** The source flags given, for checkSourceFlags and the data's request. */
+function sourceFlags(flags: {
+  corpus?: string | undefined;
+  provider?: string | undefined;
+  owner?: string | undefined;
+  repo?: string | undefined;
+  project?: string | undefined;
+  jql?: string | undefined;
+}): SourceRequest {
+  return {
+    ...(flags.corpus ? { corpus: flags.corpus } : {}),
+    ...(flags.provider ? { provider: flags.provider as ProviderName } : {}),
+    ...(flags.owner ? { owner: flags.owner } : {}),
+    ...(flags.repo ? { repo: flags.repo } : {}),
+    ...(flags.project ? { project: flags.project } : {}),
+    ...(flags.jql ? { jql: flags.jql } : {}),
+  };
+}
+
+/** The files the run writes, one per export flag given (`-o` is `--export-json`). */
+function exportFlags(flags: {
+  output?: string | undefined;
+  'export-json'?: string | undefined;
+  'export-markdown'?: string | undefined;
+  'export-csv'?: string | undefined;
+}): BenchmarkRequest['exports'] {
+  const exports: [string | undefined, ExporterName][] = [
+    [flags.output, 'json'],
+    [flags['export-json'], 'json'],
+    [flags['export-markdown'], 'markdown'],
+    [flags['export-csv'], 'csv'],
+  ];
+  return exports.flatMap(([file, exporter]) => (file ? [{ file, exporter }] : []));
 }
 
 /**

@@ -1,21 +1,12 @@
 import { FORMAT_INFO, loadFormat, type FormatName, type FormatOptions } from '../formats/registry.js';
-import {
-  BASELINE_FORMAT,
-  baselineFormatOf,
-  SAVINGS_BASELINES,
-  type MeasuredBaseline,
-  type SavingsBaseline,
-} from '../metadata/format-metadata.js';
+import { BASELINE_FORMAT, baselineFormatOf, type MeasuredBaseline } from '../metadata/format-metadata.js';
 import type { Dataset, DatasetKind } from '../model/index.js';
 import { loadTokenizer, type TokenizerName } from '../tokens/registry.js';
-import type { Tokenizer } from '../tokens/types.js';
-import { datasetAtLevel, type Level } from '../trim/levels.js';
-import { measureEncoding, warmUp } from './measure.js';
-import { buildRow } from './row.js';
-import { firstResponseFit } from './fit.js';
-import { PageRenders, pagesAtBudget, type Pages } from './pages.js';
-import { type BenchmarkResult, type BenchmarkRow, type DatasetEntry, type FitEntry, type SessionSummary } from './schema.js';
-import { assembleResult } from './assemble.js';
+import type { Level } from '../trim/levels.js';
+import { warmUp } from './measure.js';
+import { measureDataset, type RunTally, type RunTools } from './measure-dataset.js';
+import type { BenchmarkResult, SessionSummary } from './schema.js';
+import { assembleResult, type Measured } from './assemble.js';
 import type { TranscriptDedup } from './transcript-dedup.js';
 import { TokenCache } from './token-cache.js';
 import { NO_CLOCK, type Clock, type PhaseClock } from './phases.js';
@@ -76,9 +67,6 @@ export interface BenchmarkProgress {
   what: string;
 }
 
-/** The formats every row's savings are taken against; measured even when not asked for. */
-const BASELINE_FORMATS: Record<SavingsBaseline, FormatName> = BASELINE_FORMAT;
-
 /**
  * Measure every dataset at every level in every format under every tokenizer. Each text is
  * encoded once and counted once per tokenizer; timings re-run encode and decode on purpose.
@@ -92,9 +80,43 @@ export async function runBenchmark(
   options: BenchmarkOptions,
   onProgress?: (p: BenchmarkProgress) => void,
 ): Promise<BenchmarkResult> {
+  const tools = await loadRunTools(options);
+  const tally: RunTally = { entries: [], rows: [], fit: [] };
+  const stream = Array.isArray(input) ? undefined : (input as DatasetStream);
+  const total = stream
+    ? stream.total
+    : (input as readonly Dataset[]).filter((d) => options.kinds.includes(d.kind)).length * options.levels.length;
+  let done = 0;
+  // Progress counts datasets × levels of an array, and groups of a stream.
+  const beforeLevel = (what: string) => {
+    onProgress?.({ done, total, what });
+    if (!stream) done++;
+  };
+  const measure = (ds: Dataset) => {
+    if (options.kinds.includes(ds.kind)) measureDataset(tools, ds, tally, beforeLevel);
+  };
+
+  if (stream) {
+    const batches = stream.batches[Symbol.asyncIterator]();
+    for (;;) {
+      const next = await tools.clock.runAsync('load', () => batches.next());
+      if (next.done) break;
+      for (const ds of next.value) measure(ds);
+      done++;
+    }
+  } else {
+    for (const ds of input as readonly Dataset[]) measure(ds);
+  }
+  onProgress?.({ done, total, what: 'done' });
+  return assembleResult(measuredOf(tools, source, tally));
+}
+
+/** The codecs and tokenizers of a run, loaded and warmed up once. */
+async function loadRunTools(options: BenchmarkOptions): Promise<RunTools> {
   const clock: Clock = options.clock ?? NO_CLOCK;
   const savingsFormat = baselineFormatOf(options.savingsBaseline);
-  const measured = unique([...options.formats, ...Object.values(BASELINE_FORMATS), savingsFormat]);
+  // The formats every row's savings are taken against are measured even when not asked for.
+  const measured = unique([...options.formats, ...Object.values(BASELINE_FORMAT), savingsFormat]);
   const formats = new Map(
     await clock.runAsync('load', () => Promise.all(measured.map(async (n) => [n, await loadFormat(n, options.formatOptions)] as const))),
   );
@@ -105,122 +127,14 @@ export async function runBenchmark(
   // The fit view under the report's main tokenizer: the first real one, else the heuristic.
   const fitTokenizer = tokenizers.find((t) => !t.estimate) ?? tokenizers[0]!;
   const fitCount = caches.get(fitTokenizer.name)!.count;
+  return { options, clock, formats, measured, savingsFormat, tokenizers, caches, timing, fitTokenizer, fitCount };
+}
 
-  const entries: DatasetEntry[] = [];
-  const rows: BenchmarkRow[] = [];
-  const fit: FitEntry[] = [];
-  const stream = Array.isArray(input) ? undefined : (input as DatasetStream);
-  const total = stream
-    ? stream.total
-    : (input as readonly Dataset[]).filter((d) => options.kinds.includes(d.kind)).length * options.levels.length;
-  let done = 0;
-
-  const measureDataset = (ds: Dataset) => {
-    entries.push(datasetEntry(ds));
-    const rawBytes = Buffer.byteLength(JSON.stringify(ds.raw));
-    const fitFormat = (name: FormatName, fullText?: string, fullTokens?: number) =>
-      fit.push(
-        clock.run('fit', () =>
-          firstResponseFit(ds, formats.get(name)!, fitTokenizer, options.budget, knowing(fullText, fullTokens, fitCount), fullText),
-        ),
-      );
-    for (const level of options.levels) {
-      onProgress?.({ done, total, what: `${ds.provider}/${ds.project} ${ds.kind} ${level}` });
-      const items = datasetAtLevel(ds, level);
-      const encoded = new Map(measured.map((name) => [name, measureEncoding(formats.get(name)!, items, timing, clock)] as const));
-      // The planner's size guesses: the same for every format and tokenizer, computed when a list needs pages.
-      let sizes: number[] | undefined;
-      const sizesOf = () => (sizes ??= items.map((v) => Buffer.byteLength(JSON.stringify(v))));
-      const tokens = new Map(
-        tokenizers.map((t) => {
-          // Kept for the dataset: the fit view and the baselines ask for some of them again.
-          const { keep } = caches.get(t.name)!;
-          return [t, new Map(measured.map((name) => [name, keep(encoded.get(name)!.text)] as const))] as const;
-        }),
-      );
-      // Pages format by format, so that the tokenizers' plans share one format's chunk texts and
-      // page checks, which are dropped before the next format's.
-      const pages = new Map<FormatName, Map<Tokenizer, Pages>>();
-      for (const format of options.formats) {
-        const e = encoded.get(format)!;
-        const renders = new PageRenders(e.format, items);
-        const byTokenizer = new Map<Tokenizer, Pages>();
-        for (const tokenizer of tokenizers) {
-          byTokenizer.set(
-            tokenizer,
-            clock.run('pages', () =>
-              pagesAtBudget({
-                kind: ds.kind,
-                items,
-                text: e.text,
-                models: ds.result.items,
-                budget: options.budget,
-                format: e.format,
-                tokenizer,
-                count: knowing(e.text, tokens.get(tokenizer)!.get(format)!, caches.get(tokenizer.name)!.count),
-                sizes: sizesOf,
-                renders,
-                // A list that does not round-trip whole makes a lossy row whatever its pages do.
-                checkPages: e.lossless,
-              }),
-            ),
-          );
-        }
-        pages.set(format, byTokenizer);
-      }
-      for (const tokenizer of tokenizers) {
-        const counted = tokens.get(tokenizer)!;
-        const baselineTokens = {
-          ...(Object.fromEntries(SAVINGS_BASELINES.map((b) => [b, counted.get(BASELINE_FORMATS[b])!])) as Record<SavingsBaseline, number>),
-          [options.savingsBaseline]: counted.get(savingsFormat)!,
-        };
-        for (const format of options.formats) {
-          const e = encoded.get(format)!;
-          const { pages: n, loss, report } = pages.get(format)!.get(tokenizer)!;
-          rows.push(
-            buildRow({
-              dataset: ds,
-              rawBytes,
-              level,
-              format,
-              // The whole list round-trips, yet a page may not: then the row is not lossless either.
-              encoded: loss && e.lossless ? { ...e, lossless: false, reason: loss, ...(report ? { loss: report } : {}) } : e,
-              tokenizer: tokenizer.name,
-              tokens: counted.get(format)!,
-              baselineTokens,
-              pages: n,
-              savingsBaseline: options.savingsBaseline,
-              dedup: options.session?.dedup[format]?.[tokenizer.name] ?? 0,
-            }),
-          );
-        }
-        // The fit view starts from the full level's text: measured here, so it is not encoded again.
-        if (level === 'full' && tokenizer === fitTokenizer) {
-          for (const name of options.formats) fitFormat(name, encoded.get(name)!.text, counted.get(name)!);
-        }
-      }
-      if (!stream) done++;
-    }
-    if (!options.levels.includes('full')) for (const name of options.formats) fitFormat(name);
-    // A chunk shares text with its own dataset only: what was counted for this one is dropped.
-    for (const cache of caches.values()) cache.clear();
-  };
-
-  if (stream) {
-    const batches = stream.batches[Symbol.asyncIterator]();
-    for (;;) {
-      const next = await clock.runAsync('load', () => batches.next());
-      if (next.done) break;
-      for (const ds of next.value) if (options.kinds.includes(ds.kind)) measureDataset(ds);
-      done++;
-    }
-  } else {
-    for (const ds of input as readonly Dataset[]) if (options.kinds.includes(ds.kind)) measureDataset(ds);
-  }
-  onProgress?.({ done, total, what: 'done' });
+/** What the run measured, with the settings and source that say how. */
+function measuredOf(tools: RunTools, source: BenchmarkSource, tally: RunTally): Measured {
+  const { options, tokenizers } = tools;
   const explainers = options.explainers?.length ? countExplainers(options.explainers, tokenizers) : undefined;
-
-  return assembleResult({
+  return {
     devboy: devboyVersion(),
     source: {
       kind: source.kind,
@@ -228,56 +142,47 @@ export async function runBenchmark(
       ...(source.provider ? { provider: source.provider } : {}),
       ...(source.target ? { target: source.target } : {}),
     },
-    settings: {
-      budget: options.budget,
-      runs: options.runs,
-      timing: { mode: timing.budgetMs > 0 ? 'adaptive' : 'fixed', max_runs: timing.maxRuns, budget_ms: timing.budgetMs },
-      savings_baseline: options.savingsBaseline,
-      levels: options.levels,
-      formats: options.formats,
-      dataset_kinds: options.kinds,
-      ...(options.session ? { session: options.session.summary.file } : {}),
-    },
+    settings: settingsOf(options, tools.timing),
     tokenizers: tokenizers.map((t) => ({ name: t.name, estimate: t.estimate, implementation: tokenizerImplementation(t.name) })),
     formats: options.formats.map((n) => ({ name: n, media_type: FORMAT_INFO[n].mediaType, implementation: FORMAT_INFO[n].implementation })),
-    datasets: entries,
-    rows,
+    datasets: tally.entries,
+    rows: tally.rows,
     skipped: (source.skipped ?? []).map((s) => ({
       file: s.file,
       ...(s.line !== undefined ? { line: s.line } : {}),
       ...(s.col !== undefined ? { col: s.col } : {}),
       reason: s.reason,
     })),
-    ...(source.recordings
-      ? {
-          unmeasured: source.recordings.unmeasured.map((u) => ({ file: u.file, cause: u.cause, reason: u.reason })),
-          recordings: {
-            measured: source.recordings.measured,
-            unmeasured: source.recordings.unmeasured.length,
-            skipped: (source.skipped ?? []).length,
-          },
-        }
-      : {}),
-    fit,
+    ...recordingsOf(source),
+    fit: tally.fit,
     ...(options.session ? { session: options.session.summary } : {}),
     ...(explainers ? { explainers } : {}),
-  });
+  };
 }
 
-/** A count that already knows one text's answer (the whole list the planner starts from). */
-function knowing(text: string | undefined, tokens: number | undefined, count: (t: string) => number): (t: string) => number {
-  return text === undefined || tokens === undefined ? count : (t) => (t === text ? tokens : count(t));
-}
-
-function datasetEntry(ds: Dataset): DatasetEntry {
+function settingsOf(options: BenchmarkOptions, timing: TimingPlan): Measured['settings'] {
   return {
-    provider: ds.provider,
-    project: ds.project,
-    dataset: ds.kind,
-    label: ds.label,
-    items: ds.result.items.length,
-    pagination: ds.result.pagination ?? null,
-    sort: ds.result.sort_info ?? null,
+    budget: options.budget,
+    runs: options.runs,
+    timing: { mode: timing.budgetMs > 0 ? 'adaptive' : 'fixed', max_runs: timing.maxRuns, budget_ms: timing.budgetMs },
+    savings_baseline: options.savingsBaseline,
+    levels: options.levels,
+    formats: options.formats,
+    dataset_kinds: options.kinds,
+    ...(options.session ? { session: options.session.summary.file } : {}),
+  };
+}
+
+/** Corpus runs: every recording measured, not measured (with why) or skipped. */
+function recordingsOf(source: BenchmarkSource): Pick<Measured, 'unmeasured' | 'recordings'> {
+  if (!source.recordings) return {};
+  return {
+    unmeasured: source.recordings.unmeasured.map((u) => ({ file: u.file, cause: u.cause, reason: u.reason })),
+    recordings: {
+      measured: source.recordings.measured,
+      unmeasured: source.recordings.unmeasured.length,
+      skipped: (source.skipped ?? []).length,
+    },
   };
 }
 

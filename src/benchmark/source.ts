@@ -71,69 +71,7 @@ export async function loadBenchmarkData(
 ): Promise<{ datasets: readonly Dataset[] | DatasetStream; source: BenchmarkSource }> {
   if (!req.corpus && !req.provider && req.owner && req.repo) return loadBenchmarkData({ ...req, provider: 'github' });
   if (!req.corpus && !isLive(req)) return loadBenchmarkData({ ...req, corpus: EMBEDDED_CORPUS, embedded: true });
-  if (req.corpus) {
-    const corpusDir = req.corpus;
-    const project = req.project ?? (req.owner && req.repo ? `${req.owner}/${req.repo}`.split('/').join('__') : undefined);
-    // Complete once the stream's last batch has been read (the result is made after that).
-    const skipped: SkippedRecording[] = [];
-    // Every other recording: measured, or read and not measured with why (filled as projects are read).
-    const recordings: { measured: number; unmeasured: UnmeasuredRecording[] } = { measured: 0, unmeasured: [] };
-    // Where devboy is installed means nothing to the reader: name the embedded corpus as such.
-    const named = (err: unknown): unknown =>
-      req.embedded && err instanceof UsageError && err.location.file === corpusDir
-        ? new UsageError(err.message, { file: 'the embedded corpus' })
-        : err;
-    const opened = await openCorpusDatasets(corpusDir, {
-      ...(req.provider ? { provider: req.provider } : {}),
-      ...(project ? { project } : {}),
-      ...(req.onProgress ? { onProgress: req.onProgress } : {}),
-      onSkip: (s) => skipped.push(s),
-      onRecording: (account) => {
-        if (account.measured) recordings.measured++;
-        else recordings.unmeasured.push({ file: account.file, cause: account.cause, reason: account.reason });
-      },
-    }).catch((err: unknown) => {
-      throw named(err);
-    });
-    // Read a project at a time; a corpus that yields no dataset at all is found at its end.
-    async function* batches(): AsyncGenerator<Dataset[]> {
-      let seen = 0;
-      try {
-        for await (const batch of opened.batches) {
-          seen += batch.length;
-          yield batch;
-        }
-      } catch (err) {
-        throw named(err);
-      }
-      if (seen === 0 && skipped.length > 0) {
-        throw new DataError(
-          `no dataset could be read: ${skipped.length} recording${skipped.length === 1 ? '' : 's'} skipped, the first ${skippedText(skipped[0]!)}`,
-          { file: corpusDir },
-        );
-      }
-      if (seen === 0) {
-        const what = [req.provider, project].filter(Boolean).join('/');
-        const first = recordings.unmeasured[0];
-        const none = first
-          ? `: ${recordings.unmeasured.length} recording${recordings.unmeasured.length === 1 ? '' : 's'} not measured, the first ${first.file}: ${first.reason}`
-          : ` (devboy reads ${READ_KINDS})`;
-        throw new UsageError(`no datasets${what ? ` for ${what}` : ''} in the corpus${none}`, { file: corpusDir });
-      }
-    }
-    const corpus = req.embedded ? EMBEDDED_CORPUS_LABEL : corpusDir;
-    return {
-      datasets: { total: opened.projects, batches: batches() },
-      source: {
-        kind: 'corpus',
-        corpus,
-        ...(req.provider ? { provider: req.provider } : {}),
-        ...(project ? { target: project } : {}),
-        skipped,
-        recordings,
-      },
-    };
-  }
+  if (req.corpus) return loadCorpusData(req, req.corpus);
   if (!req.provider) throw new UsageError('unreachable: a live run without a provider');
   const options: LiveLoadOptions = {
     ...req.live,
@@ -148,4 +86,76 @@ export async function loadBenchmarkData(
   const target = liveProjectName(options);
   const datasets = await loadLiveDatasets(options);
   return { datasets, source: { kind: 'live', provider: req.provider, target } };
+}
+
+/** A recorded corpus, every project or narrowed by provider and project, read a project at a time. */
+async function loadCorpusData(req: SourceRequest, corpusDir: string): Promise<{ datasets: DatasetStream; source: BenchmarkSource }> {
+  const project = req.project ?? (req.owner && req.repo ? `${req.owner}/${req.repo}`.split('/').join('__') : undefined);
+  // Complete once the stream's last batch has been read (the result is made after that).
+  const skipped: SkippedRecording[] = [];
+  // Every other recording: measured, or read and not measured with why (filled as projects are read).
+  const recordings: { measured: number; unmeasured: UnmeasuredRecording[] } = { measured: 0, unmeasured: [] };
+  // Where devboy is installed means nothing to the reader: name the embedded corpus as such.
+  const named = (err: unknown): unknown =>
+    req.embedded && err instanceof UsageError && err.location.file === corpusDir
+      ? new UsageError(err.message, { file: 'the embedded corpus' })
+      : err;
+  const opened = await openCorpusDatasets(corpusDir, {
+    ...(req.provider ? { provider: req.provider } : {}),
+    ...(project ? { project } : {}),
+    ...(req.onProgress ? { onProgress: req.onProgress } : {}),
+    onSkip: (s) => skipped.push(s),
+    onRecording: (account) => {
+      if (account.measured) recordings.measured++;
+      else recordings.unmeasured.push({ file: account.file, cause: account.cause, reason: account.reason });
+    },
+  }).catch((err: unknown) => {
+    throw named(err);
+  });
+  // Read a project at a time; a corpus that yields no dataset at all is found at its end.
+  async function* batches(): AsyncGenerator<Dataset[]> {
+    let seen = 0;
+    try {
+      for await (const batch of opened.batches) {
+        seen += batch.length;
+        yield batch;
+      }
+    } catch (err) {
+      throw named(err);
+    }
+    if (seen === 0) throw noDatasets(corpusDir, [req.provider, project], skipped, recordings.unmeasured);
+  }
+  const corpus = req.embedded ? EMBEDDED_CORPUS_LABEL : corpusDir;
+  return {
+    datasets: { total: opened.projects, batches: batches() },
+    source: {
+      kind: 'corpus',
+      corpus,
+      ...(req.provider ? { provider: req.provider } : {}),
+      ...(project ? { target: project } : {}),
+      skipped,
+      recordings,
+    },
+  };
+}
+
+/** Why a corpus (narrowed to `narrowed`: provider, project) gave no dataset: every recording skipped, or none measured. */
+function noDatasets(
+  corpusDir: string,
+  narrowed: (string | undefined)[],
+  skipped: readonly SkippedRecording[],
+  unmeasured: readonly UnmeasuredRecording[],
+): Error {
+  if (skipped.length > 0) {
+    return new DataError(
+      `no dataset could be read: ${skipped.length} recording${skipped.length === 1 ? '' : 's'} skipped, the first ${skippedText(skipped[0]!)}`,
+      { file: corpusDir },
+    );
+  }
+  const what = narrowed.filter(Boolean).join('/');
+  const first = unmeasured[0];
+  const none = first
+    ? `: ${unmeasured.length} recording${unmeasured.length === 1 ? '' : 's'} not measured, the first ${first.file}: ${first.reason}`
+    : ` (devboy reads ${READ_KINDS})`;
+  return new UsageError(`no datasets${what ? ` for ${what}` : ''} in the corpus${none}`, { file: corpusDir });
 }

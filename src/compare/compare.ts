@@ -129,107 +129,14 @@ export interface Comparison {
  */
 export function compareResults(base: NamedResult, head: NamedResult, options: { maxRegression?: number } = {}): Comparison {
   const maxRegression = options.maxRegression ?? DEFAULT_MAX_REGRESSION;
-  const inScope = scopeOf(head.result);
-  const headRows = new Map(head.result.rows.map((r) => [rowId(r), r]));
-  const pairs: { base: BenchmarkRow; head: BenchmarkRow }[] = [];
-  const removedRows: BenchmarkRow[] = [];
-  const matched = new Set<string>();
-  let outOfScope = 0;
-  for (const b of base.result.rows) {
-    if (!inScope(b)) {
-      outOfScope++;
-      continue;
-    }
-    const id = rowId(b);
-    const h = headRows.get(id);
-    if (h) {
-      pairs.push({ base: b, head: h });
-      matched.add(id);
-    } else removedRows.push(b);
-  }
-  const addedRows = head.result.rows.filter((r) => !matched.has(rowId(r)));
-
-  let entriesCompared = 0;
-  const regressions: EntryChange[] = [];
-  const improvements: EntryChange[] = [];
-  const lost: RoundTripChange[] = [];
-  const gained: RoundTripChange[] = [];
-  const cells = new Map<string, CellSummary>();
-  const cell = (r: BenchmarkRow): CellSummary => {
-    const key = `${r.format}|${r.level}|${r.tokenizer}`;
-    let c = cells.get(key);
-    if (!c) {
-      c = {
-        format: r.format,
-        level: r.level,
-        tokenizer: r.tokenizer,
-        compared: 0,
-        tokens: { base: 0, head: 0, change: 0 },
-        pages: { base: 0, head: 0 },
-        regressions: 0,
-        improvements: 0,
-        lost_round_trips: 0,
-        gained_round_trips: 0,
-        removed: 0,
-        added: 0,
-      };
-      cells.set(key, c);
-    }
-    return c;
-  };
-
-  for (const [, entryPairs] of groupBy(pairs, (p) => entryKey(p.base))) {
-    const first = entryPairs[0]!;
-    entriesCompared++;
-    const tokens: EntryChange['tokens'] = {};
-    let regressed = false;
-    let improved = false;
-    const lostRows: { base: BenchmarkRow; head: BenchmarkRow }[] = [];
-    const gainedRows: { base: BenchmarkRow; head: BenchmarkRow }[] = [];
-    for (const p of entryPairs) {
-      const change = changeOf(p.base.tokens, p.head.tokens);
-      tokens[p.base.tokenizer] = change;
-      const c = cell(p.base);
-      c.compared++;
-      c.tokens.base += p.base.tokens;
-      c.tokens.head += p.head.tokens;
-      c.pages.base += p.base.pages;
-      c.pages.head += p.head.pages;
-      const grew = change.change === null || change.change > maxRegression;
-      const shrank = change.change !== null && change.change < -maxRegression;
-      if (grew) c.regressions++;
-      if (shrank) c.improvements++;
-      if (p.base.lossless && !p.head.lossless) {
-        c.lost_round_trips++;
-        lostRows.push(p);
-      }
-      if (!p.base.lossless && p.head.lossless) {
-        c.gained_round_trips++;
-        gainedRows.push(p);
-      }
-      regressed ||= grew;
-      improved ||= shrank;
-    }
-    const id = entryOf(first.base);
-    if (regressed) regressions.push({ ...id, tokens });
-    else if (improved) improvements.push({ ...id, tokens });
-    // Every tokenizer's row is judged: a page's round trip can differ by tokenizer (RoundTripChange).
-    if (lostRows.length > 0)
-      lost.push({
-        ...id,
-        tokenizers: lostRows.map((p) => p.head.tokenizer),
-        reason: lostRows[0]!.head.lossless_reason ?? 'round trip failed',
-      });
-    if (gainedRows.length > 0)
-      gained.push({
-        ...id,
-        tokenizers: gainedRows.map((p) => p.base.tokenizer),
-        reason: gainedRows[0]!.base.lossless_reason ?? 'round trip failed',
-      });
-  }
-  for (const r of removedRows) cell(r).removed++;
-  for (const r of addedRows) cell(r).added++;
-  for (const c of cells.values()) c.tokens.change = changeOf(c.tokens.base, c.tokens.head).change;
+  const { pairs, removedRows, addedRows, outOfScope } = matchRows(base.result, head.result);
+  const cells = new CellSummaries();
+  const judged = judgeEntries(pairs, maxRegression, cells);
+  const { regressions, improvements, lost, gained } = judged;
+  for (const r of removedRows) cells.of(r).removed++;
+  for (const r of addedRows) cells.of(r).added++;
+  const summary = cells.all();
+  for (const c of summary) c.tokens.change = changeOf(c.tokens.base, c.tokens.head).change;
 
   // Biggest effect first: the rows whose tokens moved most (a few percent of a small list is noise).
   const moved = (e: EntryChange) => Math.max(...Object.values(e.tokens).map((t) => Math.abs(t!.head - t!.base)));
@@ -247,7 +154,7 @@ export function compareResults(base: NamedResult, head: NamedResult, options: { 
     passed: pairs.length > 0 && regressions.length === 0 && lost.length === 0 && removed.length === 0,
     counts: {
       rows_compared: pairs.length,
-      entries_compared: entriesCompared,
+      entries_compared: judged.entriesCompared,
       regressions: regressions.length,
       improvements: improvements.length,
       lost_round_trips: lost.length,
@@ -257,7 +164,7 @@ export function compareResults(base: NamedResult, head: NamedResult, options: { 
       out_of_scope: outOfScope,
     },
     notes: notesOn(base.result, head.result),
-    summary: orderCells([...cells.values()], base.result, head.result),
+    summary: orderCells(summary, base.result, head.result),
     regressions,
     improvements,
     lost_round_trips: lost,
@@ -266,6 +173,138 @@ export function compareResults(base: NamedResult, head: NamedResult, options: { 
     added,
     timing: compareTiming(pairs, base.result, head.result),
   };
+}
+
+interface RowPair {
+  base: BenchmarkRow;
+  head: BenchmarkRow;
+}
+
+/** The base rows inside the head's scope paired with the head's rows; those without a partner on either side; how many were out of scope. */
+function matchRows(
+  base: BenchmarkResult,
+  head: BenchmarkResult,
+): { pairs: RowPair[]; removedRows: BenchmarkRow[]; addedRows: BenchmarkRow[]; outOfScope: number } {
+  const inScope = scopeOf(head);
+  const headRows = new Map(head.rows.map((r) => [rowId(r), r]));
+  const pairs: RowPair[] = [];
+  const removedRows: BenchmarkRow[] = [];
+  const matched = new Set<string>();
+  let outOfScope = 0;
+  for (const b of base.rows) {
+    if (!inScope(b)) {
+      outOfScope++;
+      continue;
+    }
+    const id = rowId(b);
+    const h = headRows.get(id);
+    if (h) {
+      pairs.push({ base: b, head: h });
+      matched.add(id);
+    } else removedRows.push(b);
+  }
+  const addedRows = head.rows.filter((r) => !matched.has(rowId(r)));
+  return { pairs, removedRows, addedRows, outOfScope };
+}
+
+/** The per-format, level and tokenizer sums, in the order their first row came. */
+class CellSummaries {
+  private readonly cells = new Map<string, CellSummary>();
+
+  of(r: BenchmarkRow): CellSummary {
+    const key = `${r.format}|${r.level}|${r.tokenizer}`;
+    let c = this.cells.get(key);
+    if (!c) {
+      c = {
+        format: r.format,
+        level: r.level,
+        tokenizer: r.tokenizer,
+        compared: 0,
+        tokens: { base: 0, head: 0, change: 0 },
+        pages: { base: 0, head: 0 },
+        regressions: 0,
+        improvements: 0,
+        lost_round_trips: 0,
+        gained_round_trips: 0,
+        removed: 0,
+        added: 0,
+      };
+      this.cells.set(key, c);
+    }
+    return c;
+  }
+
+  all(): CellSummary[] {
+    return [...this.cells.values()];
+  }
+}
+
+interface JudgedEntries {
+  entriesCompared: number;
+  regressions: EntryChange[];
+  improvements: EntryChange[];
+  lost: RoundTripChange[];
+  gained: RoundTripChange[];
+}
+
+/** Each entry (a dataset at a level in a format) judged once over its tokenizers' rows, every row summed into its cell. */
+function judgeEntries(pairs: readonly RowPair[], maxRegression: number, cells: CellSummaries): JudgedEntries {
+  const judged: JudgedEntries = { entriesCompared: 0, regressions: [], improvements: [], lost: [], gained: [] };
+  for (const [, entryPairs] of groupBy(pairs, (p) => entryKey(p.base))) {
+    judged.entriesCompared++;
+    const { tokens, regressed, improved, lostRows, gainedRows } = judgeRows(entryPairs, maxRegression, cells);
+    const id = entryOf(entryPairs[0]!.base);
+    if (regressed) judged.regressions.push({ ...id, tokens });
+    else if (improved) judged.improvements.push({ ...id, tokens });
+    // Every tokenizer's row is judged: a page's round trip can differ by tokenizer (RoundTripChange).
+    if (lostRows.length > 0)
+      judged.lost.push({
+        ...id,
+        tokenizers: lostRows.map((p) => p.head.tokenizer),
+        reason: lostRows[0]!.head.lossless_reason ?? 'round trip failed',
+      });
+    if (gainedRows.length > 0)
+      judged.gained.push({
+        ...id,
+        tokenizers: gainedRows.map((p) => p.base.tokenizer),
+        reason: gainedRows[0]!.base.lossless_reason ?? 'round trip failed',
+      });
+  }
+  return judged;
+}
+
+/** One entry's rows (one per tokenizer): their token changes, whether any grew or shrank past the tolerance, and the round trips lost or gained. */
+function judgeRows(entryPairs: readonly RowPair[], maxRegression: number, cells: CellSummaries) {
+  const tokens: EntryChange['tokens'] = {};
+  let regressed = false;
+  let improved = false;
+  const lostRows: RowPair[] = [];
+  const gainedRows: RowPair[] = [];
+  for (const p of entryPairs) {
+    const change = changeOf(p.base.tokens, p.head.tokens);
+    tokens[p.base.tokenizer] = change;
+    const c = cells.of(p.base);
+    c.compared++;
+    c.tokens.base += p.base.tokens;
+    c.tokens.head += p.head.tokens;
+    c.pages.base += p.base.pages;
+    c.pages.head += p.head.pages;
+    const grew = change.change === null || change.change > maxRegression;
+    const shrank = change.change !== null && change.change < -maxRegression;
+    if (grew) c.regressions++;
+    if (shrank) c.improvements++;
+    if (p.base.lossless && !p.head.lossless) {
+      c.lost_round_trips++;
+      lostRows.push(p);
+    }
+    if (!p.base.lossless && p.head.lossless) {
+      c.gained_round_trips++;
+      gainedRows.push(p);
+    }
+    regressed ||= grew;
+    improved ||= shrank;
+  }
+  return { tokens, regressed, improved, lostRows, gainedRows };
 }
 
 /**

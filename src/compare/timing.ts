@@ -1,4 +1,4 @@
-import { FEW_RUNS, speedByFormat, type SpeedFigure } from '../benchmark/speed.js';
+import { FEW_RUNS, speedByFormat, type FormatSpeed, type SpeedFigure } from '../benchmark/speed.js';
 import type { BenchmarkResult, BenchmarkRow, Spread } from '../benchmark/schema.js';
 import type { FormatName } from '../formats/types.js';
 import type { TokenizerName } from '../tokens/types.js';
@@ -73,68 +73,21 @@ export function compareTiming(
     formats,
     shared ?? '',
   );
+  const judge = rowJudge(base, head);
   const perFormat: TimingChange[] = [];
-  type Pair = (typeof mine)[number];
-  const enough = (p: Pair, op: Op) => runsOf(p.base, op, base) >= FEW_RUNS && runsOf(p.head, op, head) >= FEW_RUNS;
-  const rowFlag = (p: Pair, op: Op): TimingFlag => (enough(p, op) ? flagOf(p.base[`${op}_spread_ms`], p.head[`${op}_spread_ms`]) : null);
   for (const a of after) {
     const b = before.get(a.format)!;
     const rows = mine.filter((p) => p.head.format === a.format);
-    for (const op of ['encode', 'decode'] as const) {
-      const flags = rows.map((p) => rowFlag(p, op));
-      const slower = flags.filter((f) => f === 'slower').length;
-      const faster = flags.filter((f) => f === 'faster').length;
-      const few = rows.map((p) => !enough(p, op));
-      // A row weighs what it takes in the slower of the two runs: a row whose time grew tenfold
-      // weighs its new time, so many rows a little faster cannot outvote it.
-      const rowWeight = (p: Pair) => Math.max(p.base[`${op}_ms`], p.head[`${op}_ms`]);
-      const weight = (flag: TimingFlag) => rows.reduce((w, p, i) => w + (flags[i] === flag ? rowWeight(p) : 0), 0);
-      const total = rows.reduce((w, p) => w + rowWeight(p), 0);
-      const fewShare = total > 0 ? rows.reduce((w, p, i) => w + (few[i] ? rowWeight(p) : 0), 0) / total : 0;
-      const change = b[op].median_ms > 0 ? Math.round((a[op].median_ms / b[op].median_ms - 1) * 1000) / 1000 : null;
-      // The flag says what happened to the time: never `faster` for a total that grew, nor `slower` for one that shrank.
-      const flag: TimingFlag =
-        total > 0 && weight('slower') * 2 > total && (change === null || change > 0)
-          ? 'slower'
-          : total > 0 && weight('faster') * 2 > total && change !== null && change < 0
-            ? 'faster'
-            : null;
-      perFormat.push({
-        format: a.format,
-        op,
-        base: b[op],
-        head: a[op],
-        change,
-        runs: {
-          base: runRange(
-            rows.map((p) => p.base),
-            op,
-            base,
-          ),
-          head: runRange(
-            rows.map((p) => p.head),
-            op,
-            head,
-          ),
-        },
-        rows: rows.length,
-        rows_slower: slower,
-        rows_faster: faster,
-        rows_few_runs: few.filter(Boolean).length,
-        few_runs_share: Math.round(fewShare * 1000) / 1000,
-        too_few_runs: fewShare > 0.5,
-        flag,
-      });
-    }
+    for (const op of ['encode', 'decode'] as const) perFormat.push(timingChange(rows, op, { base: b, head: a }, judge));
   }
   let slower = 0;
   let faster = 0;
   let fewRuns = 0;
   for (const p of mine) {
-    const flags = (['encode', 'decode'] as const).map((op) => rowFlag(p, op));
+    const flags = (['encode', 'decode'] as const).map((op) => judge.rowFlag(p, op));
     if (flags.includes('slower')) slower++;
     if (flags.includes('faster')) faster++;
-    if ((['encode', 'decode'] as const).some((op) => !enough(p, op))) fewRuns++;
+    if ((['encode', 'decode'] as const).some((op) => !judge.enough(p, op))) fewRuns++;
   }
   return {
     tokenizer: shared,
@@ -144,6 +97,75 @@ export function compareTiming(
     rows_faster: faster,
     rows_few_runs: fewRuns,
     min_runs: FEW_RUNS,
+  };
+}
+
+interface Pair {
+  base: BenchmarkRow;
+  head: BenchmarkRow;
+}
+
+interface RowJudge {
+  base: BenchmarkResult;
+  head: BenchmarkResult;
+  /** Both runs timed the row's operation at least FEW_RUNS times. */
+  enough(p: Pair, op: Op): boolean;
+  /** Whether the row's operation moved outside both spreads; null when it was timed too few times. */
+  rowFlag(p: Pair, op: Op): TimingFlag;
+}
+
+function rowJudge(base: BenchmarkResult, head: BenchmarkResult): RowJudge {
+  const enough = (p: Pair, op: Op) => runsOf(p.base, op, base) >= FEW_RUNS && runsOf(p.head, op, head) >= FEW_RUNS;
+  const rowFlag = (p: Pair, op: Op): TimingFlag => (enough(p, op) ? flagOf(p.base[`${op}_spread_ms`], p.head[`${op}_spread_ms`]) : null);
+  return { base, head, enough, rowFlag };
+}
+
+/** One format's encode or decode over its rows: the summed medians' change, row counts, and the flag (TimingChange). */
+function timingChange(rows: readonly Pair[], op: Op, speed: { base: FormatSpeed; head: FormatSpeed }, judge: RowJudge): TimingChange {
+  const { base: b, head: a } = speed;
+  const flags = rows.map((p) => judge.rowFlag(p, op));
+  const slower = flags.filter((f) => f === 'slower').length;
+  const faster = flags.filter((f) => f === 'faster').length;
+  const few = rows.map((p) => !judge.enough(p, op));
+  // A row weighs what it takes in the slower of the two runs: a row whose time grew tenfold
+  // weighs its new time, so many rows a little faster cannot outvote it.
+  const rowWeight = (p: Pair) => Math.max(p.base[`${op}_ms`], p.head[`${op}_ms`]);
+  const weight = (flag: TimingFlag) => rows.reduce((w, p, i) => w + (flags[i] === flag ? rowWeight(p) : 0), 0);
+  const total = rows.reduce((w, p) => w + rowWeight(p), 0);
+  const fewShare = total > 0 ? rows.reduce((w, p, i) => w + (few[i] ? rowWeight(p) : 0), 0) / total : 0;
+  const change = b[op].median_ms > 0 ? Math.round((a[op].median_ms / b[op].median_ms - 1) * 1000) / 1000 : null;
+  // The flag says what happened to the time: never `faster` for a total that grew, nor `slower` for one that shrank.
+  const flag: TimingFlag =
+    total > 0 && weight('slower') * 2 > total && (change === null || change > 0)
+      ? 'slower'
+      : total > 0 && weight('faster') * 2 > total && change !== null && change < 0
+        ? 'faster'
+        : null;
+  return {
+    format: a.format,
+    op,
+    base: b[op],
+    head: a[op],
+    change,
+    runs: {
+      base: runRange(
+        rows.map((p) => p.base),
+        op,
+        judge.base,
+      ),
+      head: runRange(
+        rows.map((p) => p.head),
+        op,
+        judge.head,
+      ),
+    },
+    rows: rows.length,
+    rows_slower: slower,
+    rows_faster: faster,
+    rows_few_runs: few.filter(Boolean).length,
+    few_runs_share: Math.round(fewShare * 1000) / 1000,
+    too_few_runs: fewShare > 0.5,
+    flag,
   };
 }
 

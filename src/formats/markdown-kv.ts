@@ -39,12 +39,7 @@ export const markdownKv: Format = {
           if (listed) throw new DataError('invalid Markdown key-value list: a key before the first heading', at);
           item = {};
         }
-        const pair = /^- (.*?):(?: (.*))?$/s.exec(line);
-        if (!pair) throw new DataError('invalid Markdown key-value list: expected `- key: value`', at);
-        key = pair[1]!;
-        if (Object.prototype.hasOwnProperty.call(item, key))
-          throw new DataError(`invalid Markdown key-value list: key ${JSON.stringify(key)} appears twice in one item`, at);
-        defineMember(item, key, pair[2] ?? '');
+        key = addPair(item, line, at);
       } else if (line.startsWith('  ') && item !== undefined && key !== undefined) {
         item[key] = `${item[key] as string}\n${line.slice(2)}`;
       } else if (line.trim() !== '') {
@@ -59,6 +54,17 @@ export const markdownKv: Format = {
     return item ?? [];
   },
 };
+
+/** A `- key: value` line's member, added to `item`; returns its key. */
+function addPair(item: JsonObject, line: string, at: { line: number; col: number }): string {
+  const pair = /^- (.*?):(?: (.*))?$/s.exec(line);
+  if (!pair) throw new DataError('invalid Markdown key-value list: expected `- key: value`', at);
+  const key = pair[1]!;
+  if (Object.prototype.hasOwnProperty.call(item, key))
+    throw new DataError(`invalid Markdown key-value list: key ${JSON.stringify(key)} appears twice in one item`, at);
+  defineMember(item, key, pair[2] ?? '');
+  return key;
+}
 
 /** One item's `- key: value` lines (an item that is not an object: one `value` line). */
 function pairs(item: JsonValue): string {

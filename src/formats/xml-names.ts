@@ -68,24 +68,26 @@ function escapeAt(s: string, i: number): { code: number; length: number } | null
   return null;
 }
 
-/** XML 1.0 NameStartChar, BMP only (see above), without `:`. */
+/** XML 1.0 NameStartChar, BMP only (see above), without `:`: the ranges of the production, in order. */
+const NAME_START_RANGES: readonly (readonly [number, number])[] = [
+  [0x41, 0x5a],
+  [UNDERSCORE, UNDERSCORE],
+  [0x61, 0x7a],
+  [0xc0, 0xd6],
+  [0xd8, 0xf6],
+  [0xf8, 0x2ff],
+  [0x370, 0x37d],
+  [0x37f, 0x1fff],
+  [0x200c, 0x200d],
+  [0x2070, 0x218f],
+  [0x2c00, 0x2fef],
+  [0x3001, 0xd7ff],
+  [0xf900, 0xfdcf],
+  [0xfdf0, 0xfffd],
+];
+
 function isNameStart(c: number): boolean {
-  return (
-    (c >= 0x41 && c <= 0x5a) ||
-    c === UNDERSCORE ||
-    (c >= 0x61 && c <= 0x7a) ||
-    (c >= 0xc0 && c <= 0xd6) ||
-    (c >= 0xd8 && c <= 0xf6) ||
-    (c >= 0xf8 && c <= 0x2ff) ||
-    (c >= 0x370 && c <= 0x37d) ||
-    (c >= 0x37f && c <= 0x1fff) ||
-    (c >= 0x200c && c <= 0x200d) ||
-    (c >= 0x2070 && c <= 0x218f) ||
-    (c >= 0x2c00 && c <= 0x2fef) ||
-    (c >= 0x3001 && c <= 0xd7ff) ||
-    (c >= 0xf900 && c <= 0xfdcf) ||
-    (c >= 0xfdf0 && c <= 0xfffd)
-  );
+  return NAME_START_RANGES.some(([lo, hi]) => c >= lo && c <= hi);
 }
 
 /** The rest of XML 1.0 NameChar: what a name may hold after its first character. */

@@ -1,11 +1,11 @@
-import { UsageError } from '../errors.js';
 import { MAX_DEPTH, tooDeepOffset } from '../json/depth.js';
+import { AttemptTimeout, attemptOnce } from './attempt.js';
 import { fromHeaderText } from './header-text.js';
-import { BodyTooLarge, NULL_BODY_STATUSES, readBounded } from './body.js';
-import { fetchWithinOrigin, foreignOrigin, RefusedRequest, type Hop } from './hops.js';
-import { MAX_REDIRECTS, MAX_TIMER_MS, maxBodyBytesFrom } from './limits.js';
+import { BodyTooLarge, NULL_BODY_STATUSES } from './body.js';
+import { foreignOrigin, RefusedRequest, type Hop } from './hops.js';
 import { redactUrl } from './redact.js';
 import { backoffMs, classifyResponse, type RetryReason } from './retry-policy.js';
+import { transportSettings, type TransportSettings } from './transport-settings.js';
 
 /**
  * The one place devboy talks HTTP. Every client library (Octokit, Gitbeaker, jira.js) is handed
@@ -120,12 +120,26 @@ export interface Transport {
   readonly origin: string;
 }
 
-/** Signals the end of an attempt's time; a distinct class so it cannot be mistaken for a caller's abort. */
-class AttemptTimeout extends Error {
-  constructor() {
-    super('attempt timed out');
-    this.name = 'AttemptTimeout';
-  }
+/** What a transport remembers between requests. */
+interface TransportState {
+  journal: ExchangeMeta[];
+  lastFailure?: Failure;
+  lastRequest?: { method: string; url: string };
+}
+
+/** One transport's settings, hooks, underlying fetch and memory: what each request is made with. */
+interface Context {
+  settings: TransportSettings;
+  hooks: TransportHooks;
+  baseFetch: typeof fetch;
+  state: TransportState;
+}
+
+/** The request being made, and which attempt at it. */
+interface Attempt {
+  method: string;
+  url: string;
+  attempt: number;
 }
 
 /**
@@ -138,170 +152,156 @@ export function createTransport(
   hooks: TransportHooks = {},
   baseFetch: typeof fetch = fetch,
 ): Transport {
-  const origin = configuredOrigin(apiUrl);
-  const timeoutMs = options.timeoutMs ?? 30_000;
-  const maxRetries = options.maxRetries ?? 3;
-  const maxWaitMs = options.maxWaitMs ?? 60_000;
-  const backoffBase = options.backoffBaseMs ?? 1000;
-  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
-  const now = options.now ?? Date.now;
-  const maxBodyBytes = options.maxBodyBytes ?? maxBodyBytesFrom(process.env);
-  if (!(maxBodyBytes > 0)) throw new UsageError(`maxBodyBytes must be a positive number of bytes, got ${maxBodyBytes}`);
-  // Past the timer's range Node fires after 1 ms: a long timeout would fail every request at once.
-  if (!(timeoutMs >= 1 && timeoutMs <= MAX_TIMER_MS))
-    throw new UsageError(`timeoutMs must be from 1 to ${MAX_TIMER_MS} ms (the longest Node timer), got ${timeoutMs}`);
-  if (!(maxWaitMs >= 0 && maxWaitMs <= MAX_TIMER_MS))
-    throw new UsageError(`maxWaitMs must be from 0 to ${MAX_TIMER_MS} ms (the longest Node timer), got ${maxWaitMs}`);
-  const journal: ExchangeMeta[] = [];
-  let lastFailure: Failure | undefined;
-  let lastRequest: { method: string; url: string } | undefined;
-
-  const refuse = (method: string, url: string, detail: string, attempts: number): never => {
-    lastFailure = { kind: 'refused', method, url, attempts, detail };
-    throw new TransportError(lastFailure);
-  };
-
-  /** One attempt: every hop and the whole body, or a rejection once `timeoutMs` has passed, whatever fetch does. */
-  const attemptOnce = async (hop: Hop, callerSignal: AbortSignal | undefined): Promise<{ response: Response; body: string }> => {
-    const controller = new AbortController();
-    const forward = () => controller.abort(callerSignal?.reason);
-    if (callerSignal?.aborted) forward();
-    callerSignal?.addEventListener('abort', forward, { once: true });
-    let timer: NodeJS.Timeout | undefined;
-    const deadline = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => {
-        const timeout = new AttemptTimeout();
-        controller.abort(timeout);
-        reject(timeout);
-      }, timeoutMs);
-    });
-    const work = (async () => {
-      const response = await fetchWithinOrigin(baseFetch, hop, origin, controller.signal, MAX_REDIRECTS);
-      return { response, body: await readBounded(response, maxBodyBytes) };
-    })();
-    // After the deadline, whatever the abandoned work ends with concerns nobody.
-    work.catch(() => undefined);
-    try {
-      return await Promise.race([work, deadline]);
-    } finally {
-      clearTimeout(timer);
-      callerSignal?.removeEventListener('abort', forward);
-      // Releases the connection of a failed attempt; a finished body makes this a no-op.
-      controller.abort();
-    }
-  };
-
-  const transportFetch = async (input: Parameters<typeof fetch>[0], init?: RequestInit): Promise<Response> => {
-    lastFailure = undefined;
-    let method = (init?.method ?? (input instanceof Request ? input.method : 'GET')).toUpperCase();
-    const rawUrl = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
-    lastRequest = { method, url: redactUrl(rawUrl) };
-    let request: Request;
-    try {
-      request = new Request(input, init);
-    } catch {
-      // Undici's message would repeat the URL, user info and all.
-      return refuse(method, redactUrl(rawUrl), `refused ${method} ${redactUrl(rawUrl)}: not a URL devboy can request`, 0);
-    }
-    method = request.method;
-    const url = redactUrl(request.url);
-    lastRequest = { method, url };
-    const foreign = foreignOrigin(method, request.url, origin);
-    if (foreign !== undefined) return refuse(method, url, foreign, 0);
-    // Read once: every attempt and hop sends the same bytes. The caller's signal is taken from what it
-    // passed, not from `request`, whose link to it lives only as long as that object.
-    const hop: Hop = {
-      method,
-      url: request.url,
-      headers: request.headers,
-      body: request.body === null ? undefined : await request.arrayBuffer(),
-    };
-    const callerSignal = init?.signal ?? (input instanceof Request ? input.signal : undefined);
-    for (let attempt = 1; ; attempt++) {
-      const retriesLeft = attempt <= maxRetries;
-      let response: Response;
-      let body: string;
-      try {
-        ({ response, body } = await attemptOnce(hop, callerSignal));
-      } catch (err) {
-        if (callerSignal?.aborted) throw err;
-        if (err instanceof RefusedRequest) return refuse(method, url, err.detail, attempt);
-        if (err instanceof BodyTooLarge) {
-          lastFailure = { kind: 'too-large', method, url, attempts: attempt, maxBodyBytes };
-          throw new TransportError(lastFailure);
-        }
-        const kind = err instanceof AttemptTimeout ? 'timeout' : 'network';
-        if (retriesLeft) {
-          const waitMs = backoffMs(attempt, backoffBase, maxWaitMs);
-          hooks.onRetry?.({ method, url, reason: kind, retry: attempt, waitMs });
-          await sleep(waitMs);
-          continue;
-        }
-        lastFailure = { kind, method, url, attempts: attempt, reason: kind, timeoutMs, cause: err };
-        throw new TransportError(lastFailure);
-      }
-
-      // Measured here, as the body arrives, so every depth gets the one message naming the request:
-      // past the limit, JSON.stringify and the encoders would overflow the stack, and no message would.
-      if (response.ok && looksLikeJson(response, body) && tooDeepOffset(body) >= 0) {
-        lastFailure = { kind: 'too-deep', method, url, attempts: attempt };
-        throw new TransportError(lastFailure);
-      }
-      const decision = response.ok ? undefined : classifyResponse(response.status, response.headers, now());
-      if (decision && retriesLeft) {
-        const waitMs = decision.requestedWaitMs ?? backoffMs(attempt, backoffBase, maxWaitMs);
-        if (waitMs <= maxWaitMs) {
-          hooks.onRetry?.({ method, url, reason: decision.reason, status: response.status, retry: attempt, waitMs });
-          await sleep(waitMs);
-          continue;
-        }
-        lastFailure = { ...failureOf(method, url, response, body, attempt, decision.reason, waitMs), maxWaitMs };
-      } else if (!response.ok) {
-        lastFailure = failureOf(method, url, response, body, attempt, decision?.reason);
-      }
-
-      const recordedHeader = response.headers.get(RECORDED_URL_HEADER);
-      const recordedUrl = recordedHeader === null ? undefined : fromHeaderText(recordedHeader);
-      const meta: ExchangeMeta = {
-        method,
-        url,
-        status: response.status,
-        headers: response.headers,
-        ...(recordedUrl ? { recordedUrl } : {}),
-      };
-      journal.push(meta);
-      hooks.onExchange?.({ ...meta, body });
-      return rebuild(response, body, request.url);
-    }
-  };
-
+  const settings = transportSettings(apiUrl, options);
+  const state: TransportState = { journal: [] };
+  const context: Context = { settings, hooks, baseFetch, state };
+  const transportFetch = (input: Parameters<typeof fetch>[0], init?: RequestInit) => requestWithRetries(context, input, init);
   return {
     fetch: transportFetch as typeof fetch,
-    journal,
-    lastFailure: () => lastFailure,
+    journal: state.journal,
+    lastFailure: () => state.lastFailure,
     resetFailure: () => {
-      lastFailure = undefined;
+      state.lastFailure = undefined;
     },
-    lastRequest: () => lastRequest,
-    timeoutMs,
-    maxBodyBytes,
-    origin,
+    lastRequest: () => state.lastRequest,
+    timeoutMs: settings.timeoutMs,
+    maxBodyBytes: settings.maxBodyBytes,
+    origin: settings.origin,
   };
+}
+
+async function requestWithRetries(t: Context, input: Parameters<typeof fetch>[0], init?: RequestInit): Promise<Response> {
+  t.state.lastFailure = undefined;
+  const { request, method, url } = readRequest(t.state, input, init);
+  const foreign = foreignOrigin(method, request.url, t.settings.origin);
+  if (foreign !== undefined) return refuse(t.state, method, url, foreign, 0);
+  // Read once: every attempt and hop sends the same bytes. The caller's signal is taken from what it
+  // passed, not from `request`, whose link to it lives only as long as that object.
+  const hop: Hop = {
+    method,
+    url: request.url,
+    headers: request.headers,
+    body: request.body === null ? undefined : await request.arrayBuffer(),
+  };
+  const callerSignal = init?.signal ?? (input instanceof Request ? input.signal : undefined);
+  for (let attempt = 1; ; attempt++) {
+    const at: Attempt = { method, url, attempt };
+    const answer = await attemptOrWait(t, hop, callerSignal, at);
+    if (answer === undefined || (await waitedOnStatus(t, answer, at))) continue;
+    return deliver(t, answer, at, request.url);
+  }
+}
+
+/** The request as fetch would make it, its method and its URL with credentials removed; remembered as the latest request. */
+function readRequest(
+  state: TransportState,
+  input: Parameters<typeof fetch>[0],
+  init: RequestInit | undefined,
+): { request: Request; method: string; url: string } {
+  const method = (init?.method ?? (input instanceof Request ? input.method : 'GET')).toUpperCase();
+  const rawUrl = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+  state.lastRequest = { method, url: redactUrl(rawUrl) };
+  let request: Request;
+  try {
+    request = new Request(input, init);
+  } catch {
+    // Undici's message would repeat the URL, user info and all.
+    return refuse(state, method, redactUrl(rawUrl), `refused ${method} ${redactUrl(rawUrl)}: not a URL devboy can request`, 0);
+  }
+  const url = redactUrl(request.url);
+  state.lastRequest = { method: request.method, url };
+  return { request, method: request.method, url };
+}
+
+/**
+ * One attempt's answer; undefined once the wait before retrying a timeout or a network error is
+ * over. A refused hop, a body over the cap, or the last attempt's error fails the request.
+ */
+async function attemptOrWait(
+  t: Context,
+  hop: Hop,
+  callerSignal: AbortSignal | undefined,
+  { method, url, attempt }: Attempt,
+): Promise<{ response: Response; body: string } | undefined> {
+  const { settings } = t;
+  try {
+    return await attemptOnce(t.baseFetch, settings, hop, callerSignal);
+  } catch (err) {
+    if (callerSignal?.aborted) throw err;
+    if (err instanceof RefusedRequest) return refuse(t.state, method, url, err.detail, attempt);
+    if (err instanceof BodyTooLarge)
+      return fail(t.state, { kind: 'too-large', method, url, attempts: attempt, maxBodyBytes: settings.maxBodyBytes });
+    const kind = err instanceof AttemptTimeout ? 'timeout' : 'network';
+    if (attempt <= settings.maxRetries) {
+      const waitMs = backoffMs(attempt, settings.backoffBase, settings.maxWaitMs);
+      t.hooks.onRetry?.({ method, url, reason: kind, retry: attempt, waitMs });
+      await settings.sleep(waitMs);
+      return undefined;
+    }
+    return fail(t.state, { kind, method, url, attempts: attempt, reason: kind, timeoutMs: settings.timeoutMs, cause: err });
+  }
+}
+
+/**
+ * True once the wait before retrying a rate limit or a server error is over. Otherwise a failed
+ * status becomes the last failure (the client still gets the response), and JSON nested too deep
+ * fails the request.
+ */
+async function waitedOnStatus(t: Context, { response, body }: { response: Response; body: string }, at: Attempt): Promise<boolean> {
+  const { settings } = t;
+  const { method, url, attempt } = at;
+  // Measured here, as the body arrives, so every depth gets the one message naming the request:
+  // past the limit, JSON.stringify and the encoders would overflow the stack, and no message would.
+  if (response.ok && looksLikeJson(response, body) && tooDeepOffset(body) >= 0)
+    fail(t.state, { kind: 'too-deep', method, url, attempts: attempt });
+  const decision = response.ok ? undefined : classifyResponse(response.status, response.headers, settings.now());
+  if (decision && attempt <= settings.maxRetries) {
+    const waitMs = decision.requestedWaitMs ?? backoffMs(attempt, settings.backoffBase, settings.maxWaitMs);
+    if (waitMs <= settings.maxWaitMs) {
+      t.hooks.onRetry?.({ method, url, reason: decision.reason, status: response.status, retry: attempt, waitMs });
+      await settings.sleep(waitMs);
+      return true;
+    }
+    t.state.lastFailure = { ...failureOf(method, url, response, body, attempt, decision.reason, waitMs), maxWaitMs: settings.maxWaitMs };
+  } else if (!response.ok) {
+    t.state.lastFailure = failureOf(method, url, response, body, attempt, decision?.reason);
+  }
+  return false;
+}
+
+/** The final exchange: journalled, handed to the hooks, and rebuilt for the client. */
+function deliver(
+  t: Context,
+  { response, body }: { response: Response; body: string },
+  { method, url }: Attempt,
+  requestUrl: string,
+): Response {
+  const recordedHeader = response.headers.get(RECORDED_URL_HEADER);
+  const recordedUrl = recordedHeader === null ? undefined : fromHeaderText(recordedHeader);
+  const meta: ExchangeMeta = {
+    method,
+    url,
+    status: response.status,
+    headers: response.headers,
+    ...(recordedUrl ? { recordedUrl } : {}),
+  };
+  t.state.journal.push(meta);
+  t.hooks.onExchange?.({ ...meta, body });
+  return rebuild(response, body, requestUrl);
+}
+
+function fail(state: TransportState, failure: Failure): never {
+  state.lastFailure = failure;
+  throw new TransportError(failure);
+}
+
+function refuse(state: TransportState, method: string, url: string, detail: string, attempts: number): never {
+  return fail(state, { kind: 'refused', method, url, attempts, detail });
 }
 
 /** A JSON content type, or a body that opens like a JSON container (some servers send JSON as text/plain). */
 function looksLikeJson(response: Response, body: string): boolean {
   return /json/i.test(response.headers.get('content-type') ?? '') || /^[\s\uFEFF]*[[{]/.test(body.slice(0, 1024));
-}
-
-function configuredOrigin(apiUrl: string): string {
-  try {
-    const parsed = new URL(apiUrl);
-    if (parsed.protocol === 'http:' || parsed.protocol === 'https:') return parsed.origin;
-  } catch {
-    // reported below
-  }
-  throw new UsageError(`not an http(s) URL: ${redactUrl(apiUrl)}`);
 }
 
 function failureOf(

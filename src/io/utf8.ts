@@ -37,44 +37,58 @@ function firstInvalid(bytes: Uint8Array): Invalid {
       i++;
       continue;
     }
-    let need: number;
-    let lo = 0x80;
-    let hi = 0xbf;
-    if (b >= 0xc2 && b <= 0xdf) need = 1;
-    else if (b >= 0xe0 && b <= 0xef) {
-      need = 2;
-      if (b === 0xe0) lo = 0xa0;
-      if (b === 0xed) hi = 0x9f;
-    } else if (b >= 0xf0 && b <= 0xf4) {
-      need = 3;
-      if (b === 0xf0) lo = 0x90;
-      if (b === 0xf4) hi = 0x8f;
-    } else {
-      const utf16 = i === 0 && n >= 2 && ((b === 0xff && bytes[1] === 0xfe) || (b === 0xfe && bytes[1] === 0xff));
-      if (utf16) return { offset: 0, end: 2, why: 'a UTF-16 byte-order mark; devboy reads UTF-8 only' };
-      const why = b >= 0x80 && b <= 0xbf ? 'a continuation byte with no character to continue' : 'a byte UTF-8 never uses';
-      return { offset: i, end: i + 1, why };
-    }
-    for (let k = 1; k <= need; k++) {
-      if (i + k >= n) return { offset: i, end: n, why: 'a character cut off by the end of the input' };
-      const c = bytes[i + k]!;
-      if (c < lo || c > hi) {
-        let why = `0x${c.toString(16).toUpperCase().padStart(2, '0')} does not continue the character`;
-        if (k === 1 && c >= 0x80 && c <= 0xbf) {
-          why =
-            b === 0xed
-              ? 'an encoded UTF-16 surrogate, which UTF-8 forbids'
-              : b === 0xf4
-                ? 'a code point past U+10FFFF'
-                : 'an overlong encoding';
-        }
-        return { offset: i, end: i + k + 1, why };
-      }
-      lo = 0x80;
-      hi = 0xbf;
-    }
-    i += need + 1;
+    const lead = leadOf(b);
+    if (!lead) return badLead(bytes, i);
+    const bad = badContinuation(bytes, i, lead);
+    if (bad) return bad;
+    i += lead.need + 1;
   }
   // isUtf8 refused but no sequence is ill-formed: cannot happen; say so rather than guess a place.
   return { offset: n, end: n, why: 'rejected by the UTF-8 decoder' };
+}
+
+/** What a lead byte needs: how many continuation bytes, and the range its first one must fall in. */
+interface Lead {
+  need: number;
+  lo: number;
+  hi: number;
+}
+
+function leadOf(b: number): Lead | undefined {
+  if (b >= 0xc2 && b <= 0xdf) return { need: 1, lo: 0x80, hi: 0xbf };
+  if (b >= 0xe0 && b <= 0xef) return { need: 2, lo: b === 0xe0 ? 0xa0 : 0x80, hi: b === 0xed ? 0x9f : 0xbf };
+  if (b >= 0xf0 && b <= 0xf4) return { need: 3, lo: b === 0xf0 ? 0x90 : 0x80, hi: b === 0xf4 ? 0x8f : 0xbf };
+  return undefined;
+}
+
+/** A byte at `i` that cannot start a character (or a UTF-16 byte-order mark at the start). */
+function badLead(bytes: Uint8Array, i: number): Invalid {
+  const b = bytes[i]!;
+  const utf16 = i === 0 && bytes.length >= 2 && ((b === 0xff && bytes[1] === 0xfe) || (b === 0xfe && bytes[1] === 0xff));
+  if (utf16) return { offset: 0, end: 2, why: 'a UTF-16 byte-order mark; devboy reads UTF-8 only' };
+  const why = b >= 0x80 && b <= 0xbf ? 'a continuation byte with no character to continue' : 'a byte UTF-8 never uses';
+  return { offset: i, end: i + 1, why };
+}
+
+/** The character at `i` cut off, or a byte that does not continue it; undefined when it is whole. */
+function badContinuation(bytes: Uint8Array, i: number, { need, lo, hi }: Lead): Invalid | undefined {
+  const b = bytes[i]!;
+  for (let k = 1; k <= need; k++) {
+    if (i + k >= bytes.length) return { offset: i, end: bytes.length, why: 'a character cut off by the end of the input' };
+    const c = bytes[i + k]!;
+    const [min, max] = k === 1 ? [lo, hi] : [0x80, 0xbf];
+    if (c < min || c > max) {
+      let why = `0x${c.toString(16).toUpperCase().padStart(2, '0')} does not continue the character`;
+      if (k === 1 && c >= 0x80 && c <= 0xbf) {
+        why =
+          b === 0xed
+            ? 'an encoded UTF-16 surrogate, which UTF-8 forbids'
+            : b === 0xf4
+              ? 'a code point past U+10FFFF'
+              : 'an overlong encoding';
+      }
+      return { offset: i, end: i + k + 1, why };
+    }
+  }
+  return undefined;
 }

@@ -147,12 +147,7 @@ class Reader {
           if (!isArray) this.member(frame);
           continue;
         }
-      } else if (c === QUOTE) value = this.string();
-      else if (c === 0x74) value = this.literal('true', true);
-      else if (c === 0x66) value = this.literal('false', false);
-      else if (c === 0x6e) value = this.literal('null', null);
-      else if (c === 0x2d || (c >= 0x30 && c <= 0x39)) value = this.number();
-      else return this.syntax(`unexpected ${this.found()} (expected a value)`);
+      } else value = this.scalar(c);
 
       // A value is complete: hand it to its container, closing every container that ends here.
       for (;;) {
@@ -176,6 +171,16 @@ class Reader {
         return this.syntax(`unexpected ${this.found()} (expected ',' or '${top.isArray ? ']' : '}'}')`);
       }
     }
+  }
+
+  /** The string, literal or number that starts with `c`. */
+  private scalar(c: number): JsonValue {
+    if (c === QUOTE) return this.string();
+    if (c === 0x74) return this.literal('true', true);
+    if (c === 0x66) return this.literal('false', false);
+    if (c === 0x6e) return this.literal('null', null);
+    if (c === 0x2d || (c >= 0x30 && c <= 0x39)) return this.number();
+    return this.syntax(`unexpected ${this.found()} (expected a value)`);
   }
 
   /** A member's key and ':'; checks that the key is new and keeps its place in the key order. */
@@ -271,20 +276,7 @@ class Reader {
       return this.syntax(`unexpected ${this.found()} (expected a number)`);
     }
     const intEnd = i;
-    if (text.charCodeAt(i) === 0x2e && isDigit(text.charCodeAt(i + 1))) {
-      i += 2;
-      while (isDigit(text.charCodeAt(i))) i++;
-    }
-    const e = text.charCodeAt(i);
-    if (e === 0x65 || e === 0x45) {
-      let j = i + 1;
-      const s = text.charCodeAt(j);
-      if (s === 0x2b || s === 0x2d) j++;
-      if (isDigit(text.charCodeAt(j))) {
-        i = j + 1;
-        while (isDigit(text.charCodeAt(i))) i++;
-      }
-    }
+    i = afterExponent(text, afterFraction(text, i));
     this.i = i;
     // Integers of up to 15 digits are exact in a double: summing digits is the same value without a slice.
     if (i === intEnd && i - start <= 15) {
@@ -381,4 +373,25 @@ function setMember(target: JsonObject, key: string, value: JsonValue): void {
 
 function isDigit(c: number): boolean {
   return c >= 0x30 && c <= 0x39;
+}
+
+/** Past a number's fraction at `i` (a dot and at least one digit), or `i` when there is none. */
+function afterFraction(text: string, i: number): number {
+  if (text.charCodeAt(i) !== 0x2e || !isDigit(text.charCodeAt(i + 1))) return i;
+  let end = i + 2;
+  while (isDigit(text.charCodeAt(end))) end++;
+  return end;
+}
+
+/** Past a number's exponent at `i` (e or E, a sign, at least one digit), or `i` when there is none. */
+function afterExponent(text: string, i: number): number {
+  const e = text.charCodeAt(i);
+  if (e !== 0x65 && e !== 0x45) return i;
+  let j = i + 1;
+  const s = text.charCodeAt(j);
+  if (s === 0x2b || s === 0x2d) j++;
+  if (!isDigit(text.charCodeAt(j))) return i;
+  let end = j + 1;
+  while (isDigit(text.charCodeAt(end))) end++;
+  return end;
 }

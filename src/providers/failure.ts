@@ -65,16 +65,25 @@ export function providerError(ctx: FailureContext, transport: Transport, notFoun
 }
 
 function describeFailure(name: string, ctx: FailureContext, f: Failure, notFound: string): string {
+  return f.kind === 'status' ? statusText(name, ctx, f, notFound) : unansweredText(name, f);
+}
+
+/** A request that got no answer devboy could use: refused, too large or deep, timed out, unreachable. */
+function unansweredText(name: string, f: Failure): string {
   const what = `${f.method} ${f.url}`;
-  const retries = f.attempts - 1;
   if (f.kind === 'refused') return `${name}: ${f.detail ?? `refused ${what}`}`;
   if (f.kind === 'too-large')
     return `${name} answered ${what} with a body over the ${formatMiB(f.maxBodyBytes ?? 0)} limit (${MAX_BODY_VARIABLE} raises it)`;
   if (f.kind === 'too-deep') return `${name} answered ${what} with JSON nested deeper than ${MAX_DEPTH} levels (devboy's limit)`;
   if (f.kind === 'timeout')
     return `${name} did not answer ${what} within ${formatMs(f.timeoutMs ?? 0)} (${f.attempts} attempt${f.attempts === 1 ? '' : 's'})`;
-  if (f.kind === 'network')
-    return `cannot reach ${name}: ${what} failed (${causeText(f.cause)}) after ${f.attempts} attempt${f.attempts === 1 ? '' : 's'}`;
+  return `cannot reach ${name}: ${what} failed (${causeText(f.cause)}) after ${f.attempts} attempt${f.attempts === 1 ? '' : 's'}`;
+}
+
+/** An answer with a failed status: a rate limit, credentials, a missing object, a server error. */
+function statusText(name: string, ctx: FailureContext, f: Failure, notFound: string): string {
+  const what = `${f.method} ${f.url}`;
+  const retries = f.attempts - 1;
   const status = f.status ?? 0;
   const said = serverMessage(f.bodyExcerpt);
   if (f.reason === 'rate-limit') {

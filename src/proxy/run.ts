@@ -65,41 +65,9 @@ const STORE_CHARS = 64 * 1024 * 1024;
 
 /** `devboy proxy`: serve the agent on stdin/stdout, in front of the upstream, until either side ends. */
 export async function runProxy(req: ProxyRequest): Promise<ProxyOutcome> {
-  const counterNames = [req.tokenizer, ...req.tokenizers.filter((t) => t !== req.tokenizer)];
-  const counters = await Promise.all(counterNames.map((n) => loadTokenizer(n)));
-  const formats = await loadFormats(proxyFormats(req.format));
-  const explainers = req.explainer ? await loadExplainers(formats.map((f) => f.name)) : [];
-  const maxResultBytes = Math.round(req.maxResultMb * 1024 * 1024);
-  // A message must fit whole to be passed on at all; a result over --max-result-mb is passed on unread.
-  const maxMessageBytes = Math.max(64 * 1024 * 1024, 4 * maxResultBytes);
-  const shaper = new ResultShaper({
-    formats,
-    tokenizer: counters[0]!,
-    counters,
-    maxResultBytes,
-    budget: req.budget,
-    level: req.level,
-    dedup: req.dedup ? DEFAULT_DEDUP : null,
-    explainers: new Map(explainers.map((e) => [e.format, e.text])),
-    toolRule: toolMatcher({ skip: req.skipTools, only: req.onlyTools }),
-    addedTool: ADDED_TOOL.name,
-    storeChars: STORE_CHARS,
-  });
-
+  const { shaper, counterNames, maxMessageBytes } = await resultShaper(req);
   const upstream = await openUpstream(req.upstream, maxMessageBytes);
-  const header: LedgerHeader = {
-    devboy_proxy_ledger: 1,
-    devboy: devboyVersion(),
-    upstream: upstream.name,
-    format: req.format,
-    tokenizer: req.tokenizer,
-    tokenizers: counterNames,
-    baseline: 'upstream',
-    dedup: req.dedup ? { min_bytes: DEFAULT_DEDUP.minBytes, lru_size: DEFAULT_DEDUP.lruSize } : null,
-    budget: req.budget,
-    level: req.level,
-    explainer: req.explainer,
-  };
+  const header = ledgerHeader(req, upstream.name, counterNames);
   let ledger: LedgerWriter | undefined;
   try {
     ledger = req.log ? await LedgerWriter.open(req.log, header) : undefined;
@@ -140,12 +108,58 @@ export async function runProxy(req: ProxyRequest): Promise<ProxyOutcome> {
   req.stdin.off('close', agentGone);
   upstream.transport.onclose = undefined;
   await Promise.all([upstream.transport.close().catch(() => undefined), agent.close().catch(() => undefined)]);
-  let ledgerOk = true;
+  const ledgerOk = await closeLedger(ledger, req.onNote);
+  return { end, summary: summarizeLedger(header, records), exitCode: end.reason === 'agent-closed' && ledgerOk ? 0 : 1 };
+}
+
+/** The shaper of every tools/call result, with the counters it loaded and the largest message the proxy passes on. */
+async function resultShaper(req: ProxyRequest): Promise<{ shaper: ResultShaper; counterNames: TokenizerName[]; maxMessageBytes: number }> {
+  const counterNames = [req.tokenizer, ...req.tokenizers.filter((t) => t !== req.tokenizer)];
+  const counters = await Promise.all(counterNames.map((n) => loadTokenizer(n)));
+  const formats = await loadFormats(proxyFormats(req.format));
+  const explainers = req.explainer ? await loadExplainers(formats.map((f) => f.name)) : [];
+  const maxResultBytes = Math.round(req.maxResultMb * 1024 * 1024);
+  // A message must fit whole to be passed on at all; a result over --max-result-mb is passed on unread.
+  const maxMessageBytes = Math.max(64 * 1024 * 1024, 4 * maxResultBytes);
+  const shaper = new ResultShaper({
+    formats,
+    tokenizer: counters[0]!,
+    counters,
+    maxResultBytes,
+    budget: req.budget,
+    level: req.level,
+    dedup: req.dedup ? DEFAULT_DEDUP : null,
+    explainers: new Map(explainers.map((e) => [e.format, e.text])),
+    toolRule: toolMatcher({ skip: req.skipTools, only: req.onlyTools }),
+    addedTool: ADDED_TOOL.name,
+    storeChars: STORE_CHARS,
+  });
+  return { shaper, counterNames, maxMessageBytes };
+}
+
+function ledgerHeader(req: ProxyRequest, upstream: string, counterNames: TokenizerName[]): LedgerHeader {
+  return {
+    devboy_proxy_ledger: 1,
+    devboy: devboyVersion(),
+    upstream,
+    format: req.format,
+    tokenizer: req.tokenizer,
+    tokenizers: counterNames,
+    baseline: 'upstream',
+    dedup: req.dedup ? { min_bytes: DEFAULT_DEDUP.minBytes, lru_size: DEFAULT_DEDUP.lruSize } : null,
+    budget: req.budget,
+    level: req.level,
+    explainer: req.explainer,
+  };
+}
+
+/** Whether the ledger (if any) was written whole; a failure is a note for the person. */
+async function closeLedger(ledger: LedgerWriter | undefined, onNote: (line: string) => void): Promise<boolean> {
   try {
     await ledger?.close();
+    return true;
   } catch (err) {
-    ledgerOk = false;
-    req.onNote(err instanceof DevboyError ? err.oneLine() : clip((err as Error).message));
+    onNote(err instanceof DevboyError ? err.oneLine() : clip((err as Error).message));
+    return false;
   }
-  return { end, summary: summarizeLedger(header, records), exitCode: end.reason === 'agent-closed' && ledgerOk ? 0 : 1 };
 }

@@ -137,18 +137,13 @@ export class ResultShaper {
     const s = this.settings;
     const read = readJsonText(block.text, s.maxResultBytes);
     const output = 'value' in read ? read.value : block.text;
-    let decision: DedupDecision | null = this.dedup ? this.dedup.decide({ kind: 'call', tool, output, isError: false }) : null;
+    const decision = this.repeatDecision(tool, output);
     if (decision?.kind === 'ref') {
       const ref = refLine(decision.id);
-      const earlier = this.shownTokens.get(decision.id);
-      // Never make it bigger; and only refer to what the added tool can still hand back.
-      if (earlier !== undefined && this.memo(s.tokenizer).count(ref) < earlier && this.store.get(decision.id)) {
-        return {
-          result: { ...result, content: [{ type: 'text', text: ref }] },
-          record: this.finish({ ...base, dedup: 'ref', dedup_id: decision.id }, started, { outcome: 'ref', why: null, after: [ref] }),
-        };
-      }
-      decision = { kind: 'first', id: decision.id };
+      return {
+        result: { ...result, content: [{ type: 'text', text: ref }] },
+        record: this.finish({ ...base, dedup: 'ref', dedup_id: decision.id }, started, { outcome: 'ref', why: null, after: [ref] }),
+      };
     }
     const id = decision && decision.kind !== 'plain' ? decision.id : digestBody(canonicalBody(output)).id;
     if (s.level && 'value' in read) {
@@ -158,33 +153,55 @@ export class ResultShaper {
     // Encoded only now: a repeat answered by a ref costs a parse, not an encoding in every format.
     const v: TextVerdict =
       'value' in read ? encodeValue(block.text, read.value, this.textSettings()) : { kind: 'kept', reason: read.reason };
+    return this.shapeVerdict(result, block, v, decision, id, base, started);
+  }
+
+  /**
+   * Dedup's word on this output: a ref only when it is smaller than what the model was shown and the
+   * added tool can still hand that back; otherwise the body is sent again as a first showing.
+   */
+  private repeatDecision(tool: string, output: JsonValue | string): DedupDecision | null {
+    const decision: DedupDecision | null = this.dedup ? this.dedup.decide({ kind: 'call', tool, output, isError: false }) : null;
+    if (decision?.kind !== 'ref') return decision;
+    const earlier = this.shownTokens.get(decision.id);
+    // Never make it bigger; and only refer to what the added tool can still hand back.
+    if (earlier !== undefined && this.memo(this.settings.tokenizer).count(refLine(decision.id)) < earlier && this.store.get(decision.id))
+      return decision;
+    return { kind: 'first', id: decision.id };
+  }
+
+  /** One text block as encoded (or kept), with the explainer and id header it needs, paged with --budget. */
+  private shapeVerdict(
+    result: ToolResult,
+    block: TextBlock,
+    v: TextVerdict,
+    decision: DedupDecision | null,
+    id: string,
+    base: LedgerCall,
+    started: number,
+  ): Shaped {
     const body = v.kind === 'encoded' ? v.text : block.text;
     const paging = this.pagesFor(body, v.kind === 'encoded' ? { value: v.value, format: v.format } : { why: v.reason }, id);
     const pages = paging.paged?.pages;
     const explainer = v.kind === 'encoded' ? this.explainerFor([v.format]) : undefined;
     const header = decision?.kind === 'first' ? idHeader(decision.id) : undefined;
-    const sent: unknown[] = [];
-    if (explainer) sent.push({ type: 'text', text: explainer.text });
-    if (header !== undefined) sent.push({ type: 'text', text: header });
-    const shownBody = pages ? pages[0]! : body;
-    sent.push({ ...block, text: shownBody });
-    if (header !== undefined || pages) this.store.put(id, { whole: body, ...(pages ? { pages } : {}) });
-    if (header !== undefined) this.shownTokens.set(id, this.memo(s.tokenizer).count(header) + this.memo(s.tokenizer).count(shownBody));
+    const { sent, shownBody } = this.compose(block, body, pages, explainer, header, id);
     const changed = v.kind === 'encoded' || sent.length > 1;
+    const encoded = v.kind === 'encoded';
     return {
       result: changed ? { ...result, content: sent } : result,
       record: this.finish(
         {
           ...base,
-          format: v.kind === 'encoded' ? v.format : null,
-          verified: v.kind === 'encoded',
+          format: encoded ? v.format : null,
+          verified: encoded,
           pages: pagesRecord(id, paging.paged),
-          dedup: decision ? (decision.kind === 'plain' ? 'plain' : 'first') : null,
+          dedup: dedupOf(decision),
           dedup_id: header !== undefined ? id : null,
         },
         started,
         {
-          outcome: v.kind === 'encoded' ? 'encoded' : 'kept',
+          outcome: encoded ? 'encoded' : 'kept',
           why: v.kind === 'kept' ? v.reason : null,
           after: [...(explainer ? [explainer.text] : []), ...(header !== undefined ? [header] : []), shownBody],
           header: header !== undefined ? [header] : [],
@@ -193,6 +210,29 @@ export class ResultShaper {
         },
       ),
     };
+  }
+
+  /**
+   * The blocks sent for one text: its explainer, its id header, and the body (its first page when
+   * paged). A body shown with an id, or paged, is held for the added tool.
+   */
+  private compose(
+    block: TextBlock,
+    body: string,
+    pages: string[] | undefined,
+    explainer: { text: string } | undefined,
+    header: string | undefined,
+    id: string,
+  ): { sent: unknown[]; shownBody: string } {
+    const sent: unknown[] = [];
+    if (explainer) sent.push({ type: 'text', text: explainer.text });
+    if (header !== undefined) sent.push({ type: 'text', text: header });
+    const shownBody = pages ? pages[0]! : body;
+    sent.push({ ...block, text: shownBody });
+    if (header !== undefined || pages) this.store.put(id, { whole: body, ...(pages ? { pages } : {}) });
+    const counter = this.memo(this.settings.tokenizer);
+    if (header !== undefined) this.shownTokens.set(id, counter.count(header) + counter.count(shownBody));
+    return { sent, shownBody };
   }
 
   /**
@@ -411,6 +451,12 @@ export class ResultShaper {
     }
     return out;
   }
+}
+
+/** The ledger's dedup column: no dedup, a body sent plain, or a body shown with its id. */
+function dedupOf(decision: DedupDecision | null): LedgerCall['dedup'] {
+  if (!decision) return null;
+  return decision.kind === 'plain' ? 'plain' : 'first';
 }
 
 function isTextBlock(b: unknown): b is TextBlock {

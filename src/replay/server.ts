@@ -4,7 +4,7 @@ import type { JsonValue } from '../json/types.js';
 import { RECORDED_URL_HEADER } from '../http/transport.js';
 import { toHeaderText } from '../http/header-text.js';
 import { unsendableResponse, type CorpusEntry } from './exchange.js';
-import { closestRecording, indexRecordings, matchRequest, type RecordingIndex } from './match.js';
+import { closestRecording, indexRecordings, matchRequest, type Match, type RecordingIndex } from './match.js';
 
 /**
  * Serves recorded exchanges on 127.0.0.1 so the real client libraries can be pointed at it
@@ -130,34 +130,43 @@ export class ReplayServer {
     const fault = this.takeFault(target);
     if (fault && 'hang' in fault) return;
     const match = matchRequest(this.recordings, method, target);
-    if (fault && 'malformed' in fault) {
+    if (fault) this.sendFault(res, fault, match);
+    else if (!match) this.sendMiss(res, method, target);
+    else this.sendRecording(res, match, target);
+  }
+
+  /** An injected fault: half a body, or a status with its headers and body. */
+  private sendFault(res: ServerResponse, fault: Exclude<Fault, { hang: true }>, match: Match | undefined): void {
+    if ('malformed' in fault) {
       const text = match ? JSON.stringify(match.recording.entry.exchange.response.body) : '{"items": [';
       this.send(res, 200, { 'content-type': 'application/json; charset=utf-8' }, text.slice(0, Math.max(1, Math.floor(text.length / 2))));
       return;
     }
-    if (fault && 'status' in fault) {
-      const body = fault.body ?? { message: `devboy replay: injected ${fault.status}` };
-      this.send(
-        res,
-        fault.status,
-        { 'content-type': 'application/json; charset=utf-8', ...fault.headers },
-        typeof body === 'string' ? body : JSON.stringify(body),
-      );
-      return;
-    }
-    if (!match) {
-      const closest = closestRecording(this.recordings, method, target);
-      const hint = closest
-        ? `; closest recorded: ${closest.entry.exchange.request.method} ${closest.entry.exchange.request.url}`
-        : '; nothing recorded for this method';
-      this.send(
-        res,
-        404,
-        { 'content-type': 'application/json; charset=utf-8', 'x-devboy-replay': 'miss' },
-        JSON.stringify({ message: `devboy replay: no recording for ${method} ${target}${hint}` }),
-      );
-      return;
-    }
+    const body = fault.body ?? { message: `devboy replay: injected ${fault.status}` };
+    this.send(
+      res,
+      fault.status,
+      { 'content-type': 'application/json; charset=utf-8', ...fault.headers },
+      typeof body === 'string' ? body : JSON.stringify(body),
+    );
+  }
+
+  /** No recording answers the request: a 404 naming the closest one. */
+  private sendMiss(res: ServerResponse, method: string, target: string): void {
+    const closest = closestRecording(this.recordings, method, target);
+    const hint = closest
+      ? `; closest recorded: ${closest.entry.exchange.request.method} ${closest.entry.exchange.request.url}`
+      : '; nothing recorded for this method';
+    this.send(
+      res,
+      404,
+      { 'content-type': 'application/json; charset=utf-8', 'x-devboy-replay': 'miss' },
+      JSON.stringify({ message: `devboy replay: no recording for ${method} ${target}${hint}` }),
+    );
+  }
+
+  /** The recorded response, its Link header pointed at this server and the recording named in headers. */
+  private sendRecording(res: ServerResponse, match: Match, target: string): void {
     const { exchange, file } = match.recording.entry;
     this.answering = file;
     this.answered.push(file);

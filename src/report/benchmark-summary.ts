@@ -128,97 +128,32 @@ export function summarize(result: BenchmarkResult): BenchmarkSummary {
   const { formats, levels } = result.settings;
   const byKey = new Map<string, BenchmarkRow>();
   for (const r of result.rows) byKey.set(`${dsKey(r)}|${r.level}|${r.format}|${r.tokenizer}`, r);
+  const rowOf = (d: DatasetEntry, level: Level, format: FormatName, tokenizer: TokenizerName) =>
+    byKey.get(`${d.provider}|${d.project}|${d.dataset}|${d.label}|${level}|${format}|${tokenizer}`);
 
-  const totals = levels.map((level) => {
-    const cells = formats.map((format) => {
-      const rows = result.rows.filter((r) => r.level === level && r.format === format && r.tokenizer === primary);
-      const tokens = sum(rows.map((r) => r.tokens));
-      const base = sum(rows.map((r) => r.savings.baseline_tokens));
-      return {
-        format,
-        tokens,
-        saving: base === 0 ? 0 : 1 - tokens / base,
-        pages: sum(rows.map((r) => r.pages)),
-        lossyRows: rows.filter((r) => !r.lossless).length,
-      };
-    });
-    const lossless = cells.filter((c) => c.lossyRows === 0 && isCandidate(c.format));
-    const winner = lossless.length ? lossless.reduce((a, b) => (b.tokens < a.tokens ? b : a)).format : undefined;
-    return { level, cells, ...(winner ? { winner } : {}) };
-  });
-
+  const totals = totalsOf(result, primary);
   const titles = datasetTitles(result.datasets);
-  const datasets: DatasetView[] = result.datasets.map((d, i) => {
-    const key = `${d.provider}|${d.project}|${d.dataset}|${d.label}`;
-    return {
-      title: titles[i]!,
-      dataset: d,
-      items: d.items,
-      levels: levels.map((level) => {
-        const cells = new Map<FormatName, BenchmarkRow>();
-        for (const f of formats) {
-          const r = byKey.get(`${key}|${level}|${f}|${primary}`);
-          if (r) cells.set(f, r);
-        }
-        const w = winnerOf([...cells.values()]);
-        return { level, cells, ...(w ? { winner: w } : {}) };
-      }),
-    };
-  });
-
-  const disagreements: BenchmarkSummary['disagreements'] = [];
-  let heuristicWinners: BenchmarkSummary['heuristicWinners'];
-  if (primary !== 'heuristic' && names.includes('heuristic')) {
-    heuristicWinners = { cells: 0, ties: 0, differ: 0 };
-    for (const d of result.datasets) {
-      const key = `${d.provider}|${d.project}|${d.dataset}|${d.label}`;
-      for (const level of levels) {
-        const pick = (tk: TokenizerName) =>
-          fewestTokens(formats.map((f) => byKey.get(`${key}|${level}|${f}|${tk}`)).filter((r): r is BenchmarkRow => !!r));
-        const h = pick('heuristic');
-        const p = pick(primary);
-        if (h.length === 0 || p.length === 0) continue;
-        heuristicWinners.cells++;
-        if (h.length > 1 || p.length > 1) heuristicWinners.ties++;
-        if (!h.some((f) => p.includes(f))) {
-          heuristicWinners.differ++;
-          disagreements.push({ dataset: `${d.provider} ${d.project} ${d.dataset}`, level, heuristic: h[0]!, primary: p[0]! });
-        }
+  const datasets: DatasetView[] = result.datasets.map((d, i) => ({
+    title: titles[i]!,
+    dataset: d,
+    items: d.items,
+    levels: levels.map((level) => {
+      const cells = new Map<FormatName, BenchmarkRow>();
+      for (const f of formats) {
+        const r = rowOf(d, level, f, primary);
+        if (r) cells.set(f, r);
       }
-    }
-  }
+      const w = winnerOf([...cells.values()]);
+      return { level, cells, ...(w ? { winner: w } : {}) };
+    }),
+  }));
+
+  const { disagreements, heuristicWinners } = heuristicAgreement(result, primary, rowOf);
   const recommendations = recommend(result, primary, levels, formats);
   const contrast = result.method_contrast ?? methodContrast(result.rows, names);
-  const fit: BenchmarkSummary['fit'] = [];
-  // Grouped once: filtering every fit entry per dataset was quadratic in datasets (2,000 recordings of a project: 6 s).
-  const fitByDataset = groupBy(result.fit, (f) => `${f.provider}|${f.project}|${f.dataset}|${f.label}`);
-  result.datasets.forEach((d, i) => {
-    const entries = fitByDataset.get(`${d.provider}|${d.project}|${d.dataset}|${d.label}`) ?? [];
-    const squeezed = entries.some((f) => !f.fits || f.included_items < f.total_items || f.truncated);
-    if (!squeezed) return;
-    const cells = new Map<FormatName, string>();
-    for (const f of entries) cells.set(f.format, f.fits ? fitCell(f) : 'nothing fits');
-    fit.push({ title: titles[i]!, dataset: d, cells });
-  });
+  const fit = fitViews(result, titles);
   const speed = speedByFormat(result.rows, formats, primary);
-  const session = result.session
-    ? {
-        file: result.session.file,
-        calls: result.session.calls,
-        hits: result.session.hits,
-        baseline: result.session.baseline,
-        rows: result.session.results
-          .filter((x) => x.tokenizer === primary)
-          .map((x) => ({
-            format: x.format,
-            dedup: x.dedup,
-            encoder: x.encoder,
-            combined: x.combined,
-            measured: x.measured,
-            ...(x.level !== undefined ? { level: x.level } : {}),
-          })),
-      }
-    : undefined;
+  const session = sessionView(result, primary);
   const losses = lossViews(result, primary, levels, formats);
   const answer = answerOf(result, totals, losses);
   return {
@@ -237,6 +172,93 @@ export function summarize(result: BenchmarkResult): BenchmarkSummary {
     fit,
     speed,
     ...(session ? { session } : {}),
+  };
+}
+
+type RowOf = (d: DatasetEntry, level: Level, format: FormatName, tokenizer: TokenizerName) => BenchmarkRow | undefined;
+
+/** Per level and format, summed over datasets under the primary tokenizer; the level's winner is the lossless candidate with the fewest tokens. */
+function totalsOf(result: BenchmarkResult, primary: TokenizerName): BenchmarkSummary['totals'] {
+  const { formats, levels } = result.settings;
+  return levels.map((level) => {
+    const cells = formats.map((format) => {
+      const rows = result.rows.filter((r) => r.level === level && r.format === format && r.tokenizer === primary);
+      const tokens = sum(rows.map((r) => r.tokens));
+      const base = sum(rows.map((r) => r.savings.baseline_tokens));
+      return {
+        format,
+        tokens,
+        saving: base === 0 ? 0 : 1 - tokens / base,
+        pages: sum(rows.map((r) => r.pages)),
+        lossyRows: rows.filter((r) => !r.lossless).length,
+      };
+    });
+    const lossless = cells.filter((c) => c.lossyRows === 0 && isCandidate(c.format));
+    const winner = lossless.length ? lossless.reduce((a, b) => (b.tokens < a.tokens ? b : a)).format : undefined;
+    return { level, cells, ...(winner ? { winner } : {}) };
+  });
+}
+
+/** Where the heuristic picks another winner than the primary tokenizer (only when both were run). */
+function heuristicAgreement(
+  result: BenchmarkResult,
+  primary: TokenizerName,
+  rowOf: RowOf,
+): Pick<BenchmarkSummary, 'disagreements' | 'heuristicWinners'> {
+  const disagreements: BenchmarkSummary['disagreements'] = [];
+  const { formats, levels } = result.settings;
+  if (primary === 'heuristic' || !result.tokenizers.some((t) => t.name === 'heuristic')) return { disagreements };
+  const heuristicWinners = { cells: 0, ties: 0, differ: 0 };
+  for (const d of result.datasets) {
+    for (const level of levels) {
+      const pick = (tk: TokenizerName) => fewestTokens(formats.map((f) => rowOf(d, level, f, tk)).filter((r): r is BenchmarkRow => !!r));
+      const h = pick('heuristic');
+      const p = pick(primary);
+      if (h.length === 0 || p.length === 0) continue;
+      heuristicWinners.cells++;
+      if (h.length > 1 || p.length > 1) heuristicWinners.ties++;
+      if (!h.some((f) => p.includes(f))) {
+        heuristicWinners.differ++;
+        disagreements.push({ dataset: `${d.provider} ${d.project} ${d.dataset}`, level, heuristic: h[0]!, primary: p[0]! });
+      }
+    }
+  }
+  return { disagreements, heuristicWinners };
+}
+
+/** The datasets whose first response at the budget leaves items out, cuts them, or holds nothing, in some format. */
+function fitViews(result: BenchmarkResult, titles: readonly string[]): BenchmarkSummary['fit'] {
+  const fit: BenchmarkSummary['fit'] = [];
+  // Grouped once: filtering every fit entry per dataset was quadratic in datasets (2,000 recordings of a project: 6 s).
+  const fitByDataset = groupBy(result.fit, (f) => `${f.provider}|${f.project}|${f.dataset}|${f.label}`);
+  result.datasets.forEach((d, i) => {
+    const entries = fitByDataset.get(`${d.provider}|${d.project}|${d.dataset}|${d.label}`) ?? [];
+    const squeezed = entries.some((f) => !f.fits || f.included_items < f.total_items || f.truncated);
+    if (!squeezed) return;
+    const cells = new Map<FormatName, string>();
+    for (const f of entries) cells.set(f.format, f.fits ? fitCell(f) : 'nothing fits');
+    fit.push({ title: titles[i]!, dataset: d, cells });
+  });
+  return fit;
+}
+
+function sessionView(result: BenchmarkResult, primary: TokenizerName): SessionView | undefined {
+  if (!result.session) return undefined;
+  return {
+    file: result.session.file,
+    calls: result.session.calls,
+    hits: result.session.hits,
+    baseline: result.session.baseline,
+    rows: result.session.results
+      .filter((x) => x.tokenizer === primary)
+      .map((x) => ({
+        format: x.format,
+        dedup: x.dedup,
+        encoder: x.encoder,
+        combined: x.combined,
+        measured: x.measured,
+        ...(x.level !== undefined ? { level: x.level } : {}),
+      })),
   };
 }
 

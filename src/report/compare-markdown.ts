@@ -59,6 +59,16 @@ export function compareMarkdown(c: Comparison, options: RenderOptions = {}): str
 
 /** The report with at most `most` rows of every list (Infinity: all of them, long lists folded). */
 function render(c: Comparison, v: CompareView, most: number, options: RenderOptions): string {
+  return [
+    ...verdictSection(c, v, most, options),
+    ...summarySection(c, v, most, options),
+    ...chartSection(v),
+    ...listSections(c, v, most, options),
+    ...timingSection(c, most, options),
+  ].join('\n');
+}
+
+function verdictSection(c: Comparison, v: CompareView, most: number, options: RenderOptions): string[] {
   const out: string[] = ['<!-- devboy compare -->', '## devboy compare', ''];
   out.push(`${c.passed ? '✅' : '❌'} ${boldVerdict(v.verdict)}`);
   out.push(
@@ -69,56 +79,66 @@ function render(c: Comparison, v: CompareView, most: number, options: RenderOpti
     out.push('', ...c.notes.slice(0, most).map((n) => `- note: ${mdCode(n)}`));
     if (c.notes.length > most) out.push(`- ${cutNotice(c.notes.length - most, 'notes', options)}`);
   }
+  return out;
+}
 
+/** The format × level cells that changed, or a line saying none did. */
+function summarySection(c: Comparison, v: CompareView, most: number, options: RenderOptions): string[] {
   const summaryCells = v.changed.slice(0, most);
-  out.push('');
+  const out: string[] = [''];
   if (v.changed.length === 0) {
     out.push(`### Summary`, '', `No token, page, round-trip or row change in any of the ${v.unchangedCells} format/level cells.`);
-  } else {
-    out.push(
-      `### Summary: format × level cells that changed (tokens summed over the rows both runs have; ▲N/▼N = rows beyond ±${tolerance(c.max_regression)}; pages under ${v.primary ? mdTokenizer(v.primary) : '-'})`,
-      '',
-    );
-    out.push(
-      row(['format', 'level', ...v.tokenizers.map(mdTokenizer), 'pages', 'round trips', 'rows']),
-      row(['---', '---', ...v.tokenizers.map(() => '---:'), '---:', '---', '---']),
-    );
-    for (const cell of summaryCells) {
-      out.push(
-        row([
-          mdName(cell.format),
-          mdName(cell.level),
-          ...v.tokenizers.map((tk) => {
-            const x = cell.byTokenizer.get(tk);
-            if (!x) return '';
-            const text = `${changeText(x.tokens)} ${overText(x)}`.trim();
-            return x.regressions ? `**${text}**` : text;
-          }),
-          pagesText(cell.pages),
-          roundTripText(cell),
-          rowsText(cell),
-        ]),
-      );
-    }
-    if (v.changed.length > summaryCells.length) out.push('', cutNotice(v.changed.length - summaryCells.length, 'changed cells', options));
-    if (v.unchangedCells) out.push('', `${plural(v.unchangedCells, 'other format/level cell')} unchanged.`);
+    return out;
   }
-
-  if (v.byFormat.length && v.primary && v.byFormat.length <= MAX_CHART_FORMATS) {
-    const percents = v.byFormat.map((f) => f.percent);
+  out.push(
+    `### Summary: format × level cells that changed (tokens summed over the rows both runs have; ▲N/▼N = rows beyond ±${tolerance(c.max_regression)}; pages under ${v.primary ? mdTokenizer(v.primary) : '-'})`,
+    '',
+  );
+  out.push(
+    row(['format', 'level', ...v.tokenizers.map(mdTokenizer), 'pages', 'round trips', 'rows']),
+    row(['---', '---', ...v.tokenizers.map(() => '---:'), '---:', '---', '---']),
+  );
+  for (const cell of summaryCells) {
     out.push(
-      '',
-      xyBarChart({
-        title: `${tokenizerLabel(v.primary)} tokens per format, head as % of base, all levels (line = base, above it = more tokens)`,
-        categories: v.byFormat.map((f) => f.format),
-        yLabel: 'head tokens, % of base',
-        values: percents,
-        yRange: rangeAround(100, percents),
-        line: v.byFormat.map(() => 100),
-      }),
+      row([
+        mdName(cell.format),
+        mdName(cell.level),
+        ...v.tokenizers.map((tk) => {
+          const x = cell.byTokenizer.get(tk);
+          if (!x) return '';
+          const text = `${changeText(x.tokens)} ${overText(x)}`.trim();
+          return x.regressions ? `**${text}**` : text;
+        }),
+        pagesText(cell.pages),
+        roundTripText(cell),
+        rowsText(cell),
+      ]),
     );
   }
+  if (v.changed.length > summaryCells.length) out.push('', cutNotice(v.changed.length - summaryCells.length, 'changed cells', options));
+  if (v.unchangedCells) out.push('', `${plural(v.unchangedCells, 'other format/level cell')} unchanged.`);
+  return out;
+}
 
+function chartSection(v: CompareView): string[] {
+  if (!(v.byFormat.length && v.primary && v.byFormat.length <= MAX_CHART_FORMATS)) return [];
+  const percents = v.byFormat.map((f) => f.percent);
+  return [
+    '',
+    xyBarChart({
+      title: `${tokenizerLabel(v.primary)} tokens per format, head as % of base, all levels (line = base, above it = more tokens)`,
+      categories: v.byFormat.map((f) => f.format),
+      yLabel: 'head tokens, % of base',
+      values: percents,
+      yRange: rangeAround(100, percents),
+      line: v.byFormat.map(() => 100),
+    }),
+  ];
+}
+
+/** What fails the gate first (regressions, lost round trips, missing rows), then what does not. */
+function listSections(c: Comparison, v: CompareView, most: number, options: RenderOptions): string[] {
+  const out: string[] = [];
   const entries = (title: string, list: EntryChange[]) => {
     if (list.length === 0) return;
     out.push('', `### ${title} (${plural(list.length, 'row')})`, '');
@@ -147,15 +167,18 @@ function render(c: Comparison, v: CompareView, most: number, options: RenderOpti
       );
     out.push(...folded(head, lines, list.length, options));
   };
-  // What fails the gate first, then what does not.
   entries(`Regressions: tokens grew more than ${tolerance(c.max_regression)}`, c.regressions);
   listed('Stopped round-tripping', c.lost_round_trips, 'reason');
   listed('Missing from the head', c.removed, 'tokenizers');
   entries(`Improvements: tokens shrank more than ${tolerance(c.max_regression)}`, c.improvements);
   listed('Round-trip now', c.gained_round_trips, 'reason');
   listed('New in the head', c.added, 'tokenizers');
+  return out;
+}
 
-  out.push('', `<details><summary>${htmlText(timingTitle(c), Number.POSITIVE_INFINITY)}</summary>`, '');
+/** Timing, folded at the end. */
+function timingSection(c: Comparison, most: number, options: RenderOptions): string[] {
+  const out: string[] = ['', `<details><summary>${htmlText(timingTitle(c), Number.POSITIVE_INFINITY)}</summary>`, ''];
   if (c.timing.per_format.length) {
     out.push(row([...TIMING_HEAD]), row(['---', '---', '---:', '---:', '---:', '---:', '---:', '---:', '---']));
     for (const x of c.timing.per_format.slice(0, most)) {
@@ -169,7 +192,7 @@ function render(c: Comparison, v: CompareView, most: number, options: RenderOpti
   const few = timingWarning(c);
   if (few) out.push('', `⚠️ ${few}`);
   out.push('', '</details>', '');
-  return out.join('\n');
+  return out;
 }
 
 /** The first rows of a table in view, the rest in a folded copy of it; rows beyond `lines` were cut for size. */

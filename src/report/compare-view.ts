@@ -43,31 +43,51 @@ export function compareView(c: Comparison): CompareView {
   }
   const changed: ChangedCell[] = [];
   for (const cells of groups.values()) {
-    const byTokenizer = new Map(cells.map((x) => [x.tokenizer, x]));
-    const one = (primary && byTokenizer.get(primary)) || cells[0]!;
-    // Rows (entries) whose round trip changed under any tokenizer: a page's can differ by tokenizer.
-    const here = (e: EntryId) => e.format === one.format && e.level === one.level;
-    const p = primary ? byTokenizer.get(primary) : undefined;
-    const cell: ChangedCell = {
-      format: one.format,
-      level: one.level,
-      byTokenizer,
-      ...(p ? { pages: p.pages } : {}),
-      lost: c.lost_round_trips.filter(here).length,
-      gained: c.gained_round_trips.filter(here).length,
-      removed: Math.max(...cells.map((x) => x.removed)),
-      added: Math.max(...cells.map((x) => x.added)),
-    };
-    const moved =
-      cells.some((x) => x.tokens.base !== x.tokens.head || x.regressions || x.improvements) ||
-      (cell.pages && cell.pages.base !== cell.pages.head) ||
-      cell.lost ||
-      cell.gained ||
-      cell.removed ||
-      cell.added;
-    if (moved) changed.push(cell);
+    const cell = changedCell(c, cells, primary);
+    if (moved(cells, cell)) changed.push(cell);
   }
+  return {
+    primary,
+    tokenizers,
+    verdict: verdictOf(c),
+    changed,
+    unchangedCells: groups.size - changed.length,
+    byFormat: byFormatOf(c, primary),
+  };
+}
 
+/** One format × level cell, its tokenizers side by side. */
+function changedCell(c: Comparison, cells: CellSummary[], primary: TokenizerName | undefined): ChangedCell {
+  const byTokenizer = new Map(cells.map((x) => [x.tokenizer, x]));
+  const one = (primary && byTokenizer.get(primary)) || cells[0]!;
+  // Rows (entries) whose round trip changed under any tokenizer: a page's can differ by tokenizer.
+  const here = (e: EntryId) => e.format === one.format && e.level === one.level;
+  const p = primary ? byTokenizer.get(primary) : undefined;
+  return {
+    format: one.format,
+    level: one.level,
+    byTokenizer,
+    ...(p ? { pages: p.pages } : {}),
+    lost: c.lost_round_trips.filter(here).length,
+    gained: c.gained_round_trips.filter(here).length,
+    removed: Math.max(...cells.map((x) => x.removed)),
+    added: Math.max(...cells.map((x) => x.added)),
+  };
+}
+
+/** Any token, page, round-trip or row change in the cell. */
+function moved(cells: readonly CellSummary[], cell: ChangedCell): boolean {
+  return Boolean(
+    cells.some((x) => x.tokens.base !== x.tokens.head || x.regressions || x.improvements) ||
+    (cell.pages && cell.pages.base !== cell.pages.head) ||
+    cell.lost ||
+    cell.gained ||
+    cell.removed ||
+    cell.added,
+  );
+}
+
+function byFormatOf(c: Comparison, primary: TokenizerName | undefined): CompareView['byFormat'] {
   const byFormat: CompareView['byFormat'] = [];
   for (const cell of c.summary) {
     if (cell.tokenizer !== primary || cell.compared === 0) continue;
@@ -77,8 +97,7 @@ export function compareView(c: Comparison): CompareView {
     f.head += cell.tokens.head;
   }
   for (const f of byFormat) f.percent = f.base === 0 ? 100 : (f.head / f.base) * 100;
-
-  return { primary, tokenizers, verdict: verdictOf(c), changed, unchangedCells: groups.size - changed.length, byFormat };
+  return byFormat;
 }
 
 function verdictOf(c: Comparison): string {

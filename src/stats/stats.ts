@@ -124,22 +124,13 @@ interface LevelValue {
  */
 export async function computeStats(req: StatsRequest): Promise<StatsResult> {
   const { from, value } = await readValue(req.input, req.from, req.formatOptions);
-  const measured: Measured = req.items || req.kind !== undefined ? 'items' : 'input';
-  // Asked for items: not reading the input as a provider's is the error. As given: only a description.
-  const recognised = measured === 'items' ? { read: readResponse(value, req.input.name, req.kind) } : recognise(value, req.input.name);
-  const read = 'read' in recognised ? recognised.read : undefined;
-  const levels: LevelValue[] =
-    measured === 'items' && read
-      ? [
-          { level: 'raw', value: read.raw, ...(read.rawAligned ? { models: read.items } : {}) },
-          ...DETAIL_LEVELS.map((level) => ({ level, value: itemsAtLevel(read, level) as JsonValue, models: read.items })),
-        ]
-      : [{ level: 'raw', value }];
+  const { measured, recognised, read, levels } = whatToMeasure(req, value);
   const formats = await loadFormats(FORMAT_NAMES, req.formatOptions);
   const tokenizers = await Promise.all(req.tokenizers.map((n) => loadTokenizer(n)));
   const caches = new Map(tokenizers.map((t) => [t.name, new TokenCache(t)]));
   const rows: StatsRow[] = [];
   const unmeasured: StatsResult['unmeasured'] = [];
+  const kind = measured === 'items' ? read?.kind : undefined;
   for (const lv of levels) {
     const encoded: Encoded[] = [];
     for (const f of formats) {
@@ -150,25 +141,7 @@ export async function computeStats(req: StatsRequest): Promise<StatsResult> {
     for (const tokenizer of tokenizers) {
       const { count } = caches.get(tokenizer.name)!;
       const baselineTokens = count(encoded.find((e) => e.format.name === baselineFormatOf(req.savingsBaseline))!.text);
-      for (const e of encoded) {
-        const tokens = count(e.text);
-        const pages = pagesOf(e, lv, measured === 'items' ? read?.kind : undefined, tokenizer, req.budget, count, measured === 'items');
-        const lossless = e.lossless && !pages.loss;
-        rows.push({
-          level: lv.level,
-          format: e.format.name,
-          tokenizer: tokenizer.name,
-          tokens,
-          bytes: e.bytes,
-          saving: roundFraction(savingAgainst(tokens, baselineTokens)),
-          pages: pages.pages,
-          lossless,
-          ...(e.reason || pages.loss ? { reason: e.reason ?? pages.loss } : {}),
-          ...(e.loss ? { loss: e.loss } : pages.report ? { loss: pages.report } : {}),
-          encode: e.encode,
-          decode: e.decode,
-        });
-      }
+      for (const e of encoded) rows.push(statsRow(e, lv, { kind, tokenizer, count, baselineTokens, req, items: measured === 'items' }));
     }
   }
   const main = tokenizers.find((t) => !t.estimate) ?? tokenizers[0]!;
@@ -206,6 +179,56 @@ export async function computeStats(req: StatsRequest): Promise<StatsResult> {
     winner_by_tokenizer: views.flatMap((v) => v.winner_by_tokenizer),
     explainers,
     break_even,
+  };
+}
+
+/** The whole input as given (one `raw` level), or with `items` (or a `kind`) the provider items it holds at every level. */
+function whatToMeasure(
+  req: StatsRequest,
+  value: JsonValue,
+): { measured: Measured; recognised: { read: ResponseItems } | { note: string }; read: ResponseItems | undefined; levels: LevelValue[] } {
+  const measured: Measured = req.items || req.kind !== undefined ? 'items' : 'input';
+  // Asked for items: not reading the input as a provider's is the error. As given: only a description.
+  const recognised = measured === 'items' ? { read: readResponse(value, req.input.name, req.kind) } : recognise(value, req.input.name);
+  const read = 'read' in recognised ? recognised.read : undefined;
+  const levels: LevelValue[] =
+    measured === 'items' && read
+      ? [
+          { level: 'raw', value: read.raw, ...(read.rawAligned ? { models: read.items } : {}) },
+          ...DETAIL_LEVELS.map((level) => ({ level, value: itemsAtLevel(read, level) as JsonValue, models: read.items })),
+        ]
+      : [{ level: 'raw', value }];
+  return { measured, recognised, read, levels };
+}
+
+interface RowContext {
+  /** The items' kind when the provider items are measured (for the chunk index), else none. */
+  kind: DatasetKind | undefined;
+  tokenizer: Tokenizer;
+  count: (text: string) => number;
+  baselineTokens: number;
+  req: StatsRequest;
+  items: boolean;
+}
+
+/** One format's row at a level under one tokenizer: its tokens, saving and pages, lossless only if its pages are too. */
+function statsRow(e: Encoded, lv: LevelValue, c: RowContext): StatsRow {
+  const tokens = c.count(e.text);
+  const pages = pagesOf(e, lv, c.kind, c.tokenizer, c.req.budget, c.count, c.items);
+  const lossless = e.lossless && !pages.loss;
+  return {
+    level: lv.level,
+    format: e.format.name,
+    tokenizer: c.tokenizer.name,
+    tokens,
+    bytes: e.bytes,
+    saving: roundFraction(savingAgainst(tokens, c.baselineTokens)),
+    pages: pages.pages,
+    lossless,
+    ...(e.reason || pages.loss ? { reason: e.reason ?? pages.loss } : {}),
+    ...(e.loss ? { loss: e.loss } : pages.report ? { loss: pages.report } : {}),
+    encode: e.encode,
+    decode: e.decode,
   };
 }
 

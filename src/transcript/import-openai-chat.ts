@@ -13,20 +13,9 @@ import type { TranscriptEntry } from './types.js';
  * The format has no error flag, so no call is marked as an error.
  */
 export function importOpenAiChat(text: string, file?: string): TranscriptEntry[] {
-  const messages: Array<{ message: JsonValue; line?: number }> = [];
-  const trimmed = text.trimStart();
-  if (trimmed.startsWith('[') || (trimmed.startsWith('{') && isRequestBody(text))) {
-    const doc = parseJson(text, file);
-    // One line of JSONL is also one JSON document: a lone message.
-    const list = Array.isArray(doc) ? doc : isJsonObject(doc) && 'role' in doc ? [doc] : isJsonObject(doc) ? doc.messages : undefined;
-    if (!Array.isArray(list)) throw new DataError('expected a "messages" array', file !== undefined ? { file } : undefined);
-    for (const message of list) messages.push({ message });
-  } else {
-    forEachJsonLine(text, file, (message, line) => messages.push({ message, line }));
-  }
   const calls = new Map<string, { name: string; args?: JsonObject }>();
   const entries: TranscriptEntry[] = [];
-  for (const { message, line } of messages) {
+  for (const { message, line } of messagesOf(text, file)) {
     if (!isJsonObject(message)) continue;
     if (message.role === 'assistant' && Array.isArray(message.tool_calls)) {
       for (const tc of message.tool_calls) {
@@ -47,6 +36,22 @@ export function importOpenAiChat(text: string, file?: string): TranscriptEntry[]
     }
   }
   return entries;
+}
+
+/** The messages of a request body, a JSON array or JSONL (with each message's line). */
+function messagesOf(text: string, file: string | undefined): Array<{ message: JsonValue; line?: number }> {
+  const messages: Array<{ message: JsonValue; line?: number }> = [];
+  const trimmed = text.trimStart();
+  if (trimmed.startsWith('[') || (trimmed.startsWith('{') && isRequestBody(text))) {
+    const doc = parseJson(text, file);
+    // One line of JSONL is also one JSON document: a lone message.
+    const list = Array.isArray(doc) ? doc : isJsonObject(doc) && 'role' in doc ? [doc] : isJsonObject(doc) ? doc.messages : undefined;
+    if (!Array.isArray(list)) throw new DataError('expected a "messages" array', file !== undefined ? { file } : undefined);
+    for (const message of list) messages.push({ message });
+  } else {
+    forEachJsonLine(text, file, (message, line) => messages.push({ message, line }));
+  }
+  return messages;
 }
 
 /** A whole-file JSON document (not JSONL): it parses as one value. */

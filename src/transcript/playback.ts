@@ -4,6 +4,7 @@ import { verifyRoundTrip } from '../formats/verify.js';
 import type { JsonValue } from '../json/types.js';
 import { baselineText } from '../metadata/format-metadata.js';
 import { DEFAULT_TOKENIZER, loadTokenizer, type TokenizerName } from '../tokens/registry.js';
+import type { Tokenizer } from '../tokens/types.js';
 import { ID_HEX_DIGITS, ID_PREFIX, idHeader, refLine } from './canonical.js';
 import { DedupIndex, type PlainReason } from './dedup.js';
 import { playGcfDelta, type DeltaReport } from './gcf-delta.js';
@@ -74,60 +75,29 @@ export async function playTranscript(entries: readonly TranscriptEntry[], option
   const baseline = options.baseline ?? 'json_compact';
   const minBytes = options.minBytes ?? DEFAULT_DEDUP.minBytes;
   const lruSize = options.lruSize ?? DEFAULT_DEDUP.lruSize;
-  const index = new DedupIndex({ minBytes, lruSize });
-  /** What each body shown with an id cost and whether it round-trips, so a ref can be judged without re-encoding. */
-  const shown = new Map<string, { tokens: number; lossless: boolean }>();
-  const totals: TranscriptTotals = { baseline: 0, baselineOfSent: 0, encodedOfSent: 0, refs: 0, idHeaders: 0, received: 0 };
+  const player: Player = {
+    tokenizer,
+    format,
+    baseline,
+    index: new DedupIndex({ minBytes, lruSize }),
+    shown: new Map(),
+    totals: { baseline: 0, baselineOfSent: 0, encodedOfSent: 0, refs: 0, idHeaders: 0, received: 0 },
+    ...(options.file !== undefined ? { file: options.file } : {}),
+  };
   const perCall: CallReport[] = [];
   let boundaries = 0;
 
   for (const entry of entries) {
     if (entry.kind === 'boundary') {
-      index.boundary();
-      shown.clear();
+      player.index.boundary();
+      player.shown.clear();
       boundaries++;
       continue;
     }
-    const baselineTokens = tokenizer.count(outputBaselineText(entry.output, baseline));
-    totals.baseline += baselineTokens;
-    const decision = index.decide(entry);
-    const common = { line: entry.line ?? null, tool: entry.tool, is_error: entry.isError, baseline_tokens: baselineTokens };
-
-    const earlier = decision.kind === 'ref' ? shown.get(decision.id) : undefined;
-    if (decision.kind === 'ref' && earlier) {
-      const content = refLine(decision.id);
-      const tokens = tokenizer.count(content);
-      // Never make it bigger: a ref that costs as much as the body is not worth sending.
-      if (tokens < earlier.tokens) {
-        totals.refs += tokens;
-        totals.received += tokens;
-        perCall.push({ ...common, hit: true, ref: decision.id, id: null, plain_reason: null, content, tokens, lossless: earlier.lossless });
-        continue;
-      }
-    }
-
-    const { text, lossless } = encodeBody(entry, format, options.file);
-    const id = decision.kind === 'plain' ? null : decision.id;
-    const content = id === null ? text : `${idHeader(id)}\n${text}`;
-    const encodedTokens = tokenizer.count(text);
-    const tokens = id === null ? encodedTokens : tokenizer.count(content);
-    if (id !== null) shown.set(id, { tokens, lossless });
-    totals.baselineOfSent += baselineTokens;
-    totals.encodedOfSent += encodedTokens;
-    totals.idHeaders += tokens - encodedTokens;
-    totals.received += tokens;
-    perCall.push({
-      ...common,
-      hit: false,
-      ref: null,
-      id,
-      plain_reason: decision.kind === 'plain' ? decision.reason : null,
-      content,
-      tokens,
-      lossless,
-    });
+    perCall.push(playCall(player, entry));
   }
 
+  const { totals } = player;
   const savings = computeSavings(totals);
   const report: TranscriptReport = {
     format: format.name,
@@ -156,6 +126,60 @@ export async function playTranscript(entries: readonly TranscriptEntry[], option
       totals.baseline,
     );
   return report;
+}
+
+/** One session's playback state: the encoder and tokenizer, the dedup index, and the running totals. */
+interface Player {
+  tokenizer: Tokenizer;
+  format: Format;
+  baseline: SavingsBaseline;
+  index: DedupIndex;
+  /** What each body shown with an id cost and whether it round-trips, so a ref can be judged without re-encoding. */
+  shown: Map<string, { tokens: number; lossless: boolean }>;
+  totals: TranscriptTotals;
+  file?: string;
+}
+
+/** What the model receives for one call: a ref to a body it was shown (when that is smaller), else the body encoded. */
+function playCall(p: Player, entry: TranscriptCall): CallReport {
+  const { tokenizer, totals } = p;
+  const baselineTokens = tokenizer.count(outputBaselineText(entry.output, p.baseline));
+  totals.baseline += baselineTokens;
+  const decision = p.index.decide(entry);
+  const common = { line: entry.line ?? null, tool: entry.tool, is_error: entry.isError, baseline_tokens: baselineTokens };
+
+  const earlier = decision.kind === 'ref' ? p.shown.get(decision.id) : undefined;
+  if (decision.kind === 'ref' && earlier) {
+    const content = refLine(decision.id);
+    const tokens = tokenizer.count(content);
+    // Never make it bigger: a ref that costs as much as the body is not worth sending.
+    if (tokens < earlier.tokens) {
+      totals.refs += tokens;
+      totals.received += tokens;
+      return { ...common, hit: true, ref: decision.id, id: null, plain_reason: null, content, tokens, lossless: earlier.lossless };
+    }
+  }
+
+  const { text, lossless } = encodeBody(entry, p.format, p.file);
+  const id = decision.kind === 'plain' ? null : decision.id;
+  const content = id === null ? text : `${idHeader(id)}\n${text}`;
+  const encodedTokens = tokenizer.count(text);
+  const tokens = id === null ? encodedTokens : tokenizer.count(content);
+  if (id !== null) p.shown.set(id, { tokens, lossless });
+  totals.baselineOfSent += baselineTokens;
+  totals.encodedOfSent += encodedTokens;
+  totals.idHeaders += tokens - encodedTokens;
+  totals.received += tokens;
+  return {
+    ...common,
+    hit: false,
+    ref: null,
+    id,
+    plain_reason: decision.kind === 'plain' ? decision.reason : null,
+    content,
+    tokens,
+    lossless,
+  };
 }
 
 /** What the session would cost with no dedup and no encoder. A string is sent as-is either way. */

@@ -177,37 +177,9 @@ export class Scanner {
   number(): number {
     const { text } = this;
     const start = this.pos;
-    let i = start;
-    let negative = false;
-    if (text.charCodeAt(i) === 0x2d) {
-      negative = true;
-      i++;
-    }
-    let c = text.charCodeAt(i);
-    if (c === 0x30) {
-      i++;
-      if (isDigit(text.charCodeAt(i))) this.fail('leading zeros are not allowed in numbers', i);
-    } else if (c >= 0x31 && c <= 0x39) {
-      i++;
-      while (isDigit(text.charCodeAt(i))) i++;
-    } else {
-      this.fail(`expected a digit after '-', found ${this.found(i)}`, i);
-    }
-    const intEnd = i;
-    c = text.charCodeAt(i);
-    if (c === 0x2e) {
-      i++;
-      if (!isDigit(text.charCodeAt(i))) this.fail(`expected a digit after '.', found ${this.found(i)}`, i);
-      while (isDigit(text.charCodeAt(i))) i++;
-      c = text.charCodeAt(i);
-    }
-    if (c === 0x65 || c === 0x45) {
-      i++;
-      c = text.charCodeAt(i);
-      if (c === 0x2b || c === 0x2d) i++;
-      if (!isDigit(text.charCodeAt(i))) this.fail(`expected a digit in the exponent, found ${this.found(i)}`, i);
-      while (isDigit(text.charCodeAt(i))) i++;
-    }
+    const negative = text.charCodeAt(start) === 0x2d;
+    const intEnd = this.integerDigits(negative ? start + 1 : start);
+    const i = this.exponentDigits(this.fractionDigits(intEnd));
     this.pos = i;
     // Short integers are exact in a double, so summing digits equals the host conversion and skips a slice.
     if (i === intEnd && i - start <= 15) {
@@ -218,6 +190,43 @@ export class Scanner {
     const v = Number(text.slice(start, i));
     if (!Number.isFinite(v)) this.fail('number out of range (not a finite double)', start);
     return v;
+  }
+
+  /** Past a number's integer digits at `i`: a lone 0, or a digit 1-9 and any digits. */
+  private integerDigits(i: number): number {
+    const { text } = this;
+    const c = text.charCodeAt(i);
+    if (c === 0x30) {
+      if (isDigit(text.charCodeAt(i + 1))) this.fail('leading zeros are not allowed in numbers', i + 1);
+      return i + 1;
+    }
+    if (!(c >= 0x31 && c <= 0x39)) this.fail(`expected a digit after '-', found ${this.found(i)}`, i);
+    let end = i + 1;
+    while (isDigit(text.charCodeAt(end))) end++;
+    return end;
+  }
+
+  /** Past a number's fraction at `i` (a dot and digits), or `i` when there is none. */
+  private fractionDigits(i: number): number {
+    const { text } = this;
+    if (text.charCodeAt(i) !== 0x2e) return i;
+    let end = i + 1;
+    if (!isDigit(text.charCodeAt(end))) this.fail(`expected a digit after '.', found ${this.found(end)}`, end);
+    while (isDigit(text.charCodeAt(end))) end++;
+    return end;
+  }
+
+  /** Past a number's exponent at `i` (e or E, a sign, digits), or `i` when there is none. */
+  private exponentDigits(i: number): number {
+    const { text } = this;
+    const c = text.charCodeAt(i);
+    if (c !== 0x65 && c !== 0x45) return i;
+    let end = i + 1;
+    const sign = text.charCodeAt(end);
+    if (sign === 0x2b || sign === 0x2d) end++;
+    if (!isDigit(text.charCodeAt(end))) this.fail(`expected a digit in the exponent, found ${this.found(end)}`, end);
+    while (isDigit(text.charCodeAt(end))) end++;
+    return end;
   }
 
   /**

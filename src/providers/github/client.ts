@@ -73,10 +73,6 @@ async function runCall(
   const base = { owner, repo };
   const list = (first: () => Promise<Response>, shape: ListShape, notFound = repoMissing) =>
     collect(octokit, transport, ctx, call, paging, first, shape, notFound);
-  const each =
-    <T extends ModelItem>(normalize: (v: JsonValue) => T) =>
-    (raw: JsonValue[]) =>
-      raw.map(normalize);
   switch (call.endpoint) {
     case 'issues':
       return list(() => octokit.rest.issues.listForRepo({ ...base, ...q }), {
@@ -142,6 +138,11 @@ async function runCall(
   }
 }
 
+/** A list's items, normalized one by one. */
+function each<T extends ModelItem>(normalize: (v: JsonValue) => T): (raw: JsonValue[]) => T[] {
+  return (raw) => raw.map(normalize);
+}
+
 async function collect(
   octokit: Octokit,
   transport: Transport,
@@ -167,16 +168,9 @@ async function collect(
     trail.add(exchange.url);
     requests.push(exchange.recordedUrl ?? exchange.url);
     const link = typeof response.headers['link'] === 'string' ? response.headers['link'] : undefined;
-    let items: JsonValue[];
-    try {
-      if (shape.envelope) {
-        const body = asObject(response.data, 'the search result');
-        items = asArray(body['items'], 'the search result items');
-        if (typeof body['total_count'] === 'number') totalCount = body['total_count'];
-      } else items = asArray(response.data, `the list of ${shape.what}`);
-    } catch (err) {
-      throw providerError(ctx, transport, notFound, err);
-    }
+    const read = pageItems(response, shape, (err) => providerError(ctx, transport, notFound, err));
+    const items = read.items;
+    if (read.totalCount !== undefined) totalCount = read.totalCount;
     pages.push({ url: exchange.url, link, count: items.length });
     const keptItems = shape.skipPullRequests ? items.filter((v) => !isPullRequestItem(v)) : items;
     // One push per item: spreading a page of 100k+ items into arguments overflows the stack.
@@ -185,8 +179,8 @@ async function collect(
     if (pullsOnly && keptItems.length > 0) pullsOnly = undefined;
     else if (pullsOnly) for (const item of items) pullsOnly.push(item);
     const counted = pullsOnly ? pullsOnly.length : kept;
-    const next = parseLinkHeader(link)['next'];
-    if (!next || trail.has(next) || pages.length >= paging.maxPages || counted >= paging.maxItems || !paging.canFetch(next)) break;
+    const next = nextPageUrl(link, trail, paging, pages.length, counted);
+    if (next === undefined) break;
     fetchPage = () => octokit.request({ method: 'GET', url: next });
   }
   const sort = githubSortInfo(call.endpoint, call.params);
@@ -198,6 +192,31 @@ async function collect(
   }
   const items = readShape(ctx, transport, () => shape.toItems(raw));
   return { items, raw, pagination, ...(sort ? { sort_info: sort } : {}), requests };
+}
+
+/** The next API page, unless the list ends or loops there, or the paging policy's limits are reached. */
+function nextPageUrl(
+  link: string | undefined,
+  trail: PageTrail,
+  paging: PagingPolicy,
+  pagesRead: number,
+  itemsRead: number,
+): string | undefined {
+  const next = parseLinkHeader(link)['next'];
+  if (!next || trail.has(next) || pagesRead >= paging.maxPages || itemsRead >= paging.maxItems || !paging.canFetch(next)) return undefined;
+  return next;
+}
+
+/** One API page's items; a search result's envelope also gives the total count. */
+function pageItems(response: Response, shape: ListShape, failure: (err: unknown) => Error): { items: JsonValue[]; totalCount?: number } {
+  try {
+    if (!shape.envelope) return { items: asArray(response.data, `the list of ${shape.what}`) };
+    const body = asObject(response.data, 'the search result');
+    const items = asArray(body['items'], 'the search result items');
+    return typeof body['total_count'] === 'number' ? { items, totalCount: body['total_count'] } : { items };
+  } catch (err) {
+    throw failure(err);
+  }
 }
 
 async function single(

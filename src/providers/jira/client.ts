@@ -117,30 +117,43 @@ async function runCall(
         ),
       );
     case 'issue':
-    case 'issue_comments': {
-      const body = await guardCall(ctx, transport, issueMissing, () =>
-        client.issues.getIssue({
-          issueIdOrKey: p['issue'],
-          ...(p['fields'] ? { fields: p['fields'] } : {}),
-          ...(p['expand'] ? { expand: p['expand'] } : {}),
-        }),
-      );
-      const exchange = transport.journal.at(-1)!;
-      const requests = [exchange.recordedUrl ?? exchange.url];
-      return readShape(ctx, transport, () => {
-        const issue = asObject(body, 'the issue');
-        if (call.endpoint === 'issue') return { items: [toIssue(issue)], raw: [issue], requests };
-        // The comments Jira embeds in an issue come in the same envelope as the comments endpoint's.
-        const envelope = optObject(optObject(issue, 'fields'), 'comment');
-        if (!envelope) return { items: [], raw: [], requests };
-        const raw = asArray(envelope['comments'] ?? [], 'the embedded comments');
-        const page = offsetPage(envelope, raw.length);
-        return withSort({ items: raw.map(jiraComment), raw, pagination: jiraOffsetPagination([page], undefined), requests });
-      });
-    }
+    case 'issue_comments':
+      return issueOrItsComments(client, transport, ctx, call, issueMissing, toIssue, withSort);
     default:
       throw new Error(`unknown Jira endpoint ${call.endpoint}`);
   }
+}
+
+/** One issue, or the comments Jira embeds in it. */
+async function issueOrItsComments(
+  client: JiraClient,
+  transport: Transport,
+  ctx: FailureContext,
+  call: EndpointCall,
+  issueMissing: string,
+  toIssue: (v: JsonValue) => ModelItem,
+  withSort: (r: CallResult) => CallResult,
+): Promise<CallResult> {
+  const p = call.params;
+  const body = await guardCall(ctx, transport, issueMissing, () =>
+    client.issues.getIssue({
+      issueIdOrKey: p['issue'],
+      ...(p['fields'] ? { fields: p['fields'] } : {}),
+      ...(p['expand'] ? { expand: p['expand'] } : {}),
+    }),
+  );
+  const exchange = transport.journal.at(-1)!;
+  const requests = [exchange.recordedUrl ?? exchange.url];
+  return readShape(ctx, transport, () => {
+    const issue = asObject(body, 'the issue');
+    if (call.endpoint === 'issue') return { items: [toIssue(issue)], raw: [issue], requests };
+    // The comments Jira embeds in an issue come in the same envelope as the comments endpoint's.
+    const envelope = optObject(optObject(issue, 'fields'), 'comment');
+    if (!envelope) return { items: [], raw: [], requests };
+    const raw = asArray(envelope['comments'] ?? [], 'the embedded comments');
+    const page = offsetPage(envelope, raw.length);
+    return withSort({ items: raw.map(jiraComment), raw, pagination: jiraOffsetPagination([page], undefined), requests });
+  });
 }
 
 /** Server/DC search and comment lists: `startAt` advances by the items received until `total`. */

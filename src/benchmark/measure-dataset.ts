@@ -1,0 +1,188 @@
+import type { Format, FormatName } from '../formats/types.js';
+import type { JsonValue } from '../json/types.js';
+import { BASELINE_FORMAT, SAVINGS_BASELINES, type SavingsBaseline } from '../metadata/format-metadata.js';
+import type { Dataset } from '../model/index.js';
+import type { Tokenizer, TokenizerName } from '../tokens/types.js';
+import { datasetAtLevel, type Level } from '../trim/levels.js';
+import { firstResponseFit } from './fit.js';
+import { measureEncoding, type Encoded } from './measure.js';
+import { PageRenders, pagesAtBudget, type Pages } from './pages.js';
+import type { Clock } from './phases.js';
+import { buildRow } from './row.js';
+import type { BenchmarkOptions } from './run.js';
+import type { BenchmarkRow, DatasetEntry, FitEntry } from './schema.js';
+import type { TimingPlan } from './timing.js';
+import type { TokenCache } from './token-cache.js';
+
+/** What every dataset of a run is measured with, loaded once per run. */
+export interface RunTools {
+  options: BenchmarkOptions;
+  clock: Clock;
+  formats: ReadonlyMap<FormatName, Format>;
+  /** Every format encoded: those asked for, the savings baselines and the run's savings format. */
+  measured: readonly FormatName[];
+  savingsFormat: FormatName;
+  tokenizers: readonly Tokenizer[];
+  caches: ReadonlyMap<TokenizerName, TokenCache>;
+  timing: TimingPlan;
+  /** The fit view's tokenizer (the report's main one) and its memoizing count. */
+  fitTokenizer: Tokenizer;
+  fitCount: (text: string) => number;
+}
+
+/** What a run keeps of each dataset: counts and rows, not texts. */
+export interface RunTally {
+  entries: DatasetEntry[];
+  rows: BenchmarkRow[];
+  fit: FitEntry[];
+}
+
+/**
+ * One dataset at every level: rows under every tokenizer, and its fit view. `beforeLevel` is told
+ * what is about to be measured (for progress). What the dataset needed (its texts, the token
+ * caches) is dropped before the next.
+ */
+export function measureDataset(tools: RunTools, ds: Dataset, tally: RunTally, beforeLevel: (what: string) => void): void {
+  const { options, clock, formats, fitTokenizer, fitCount } = tools;
+  tally.entries.push(datasetEntry(ds));
+  const rawBytes = Buffer.byteLength(JSON.stringify(ds.raw));
+  const fitFormat = (name: FormatName, fullText?: string, fullTokens?: number) =>
+    tally.fit.push(
+      clock.run('fit', () =>
+        firstResponseFit(ds, formats.get(name)!, fitTokenizer, options.budget, knowing(fullText, fullTokens, fitCount), fullText),
+      ),
+    );
+  for (const level of options.levels) {
+    beforeLevel(`${ds.provider}/${ds.project} ${ds.kind} ${level}`);
+    measureLevel(tools, ds, level, rawBytes, tally.rows, fitFormat);
+  }
+  if (!options.levels.includes('full')) for (const name of options.formats) fitFormat(name);
+  // A chunk shares text with its own dataset only: what was counted for this one is dropped.
+  for (const cache of tools.caches.values()) cache.clear();
+}
+
+type FitFormat = (name: FormatName, fullText?: string, fullTokens?: number) => void;
+
+function measureLevel(tools: RunTools, ds: Dataset, level: Level, rawBytes: number, rows: BenchmarkRow[], fitFormat: FitFormat): void {
+  const { options, clock, formats, measured, tokenizers, caches, timing } = tools;
+  const items = datasetAtLevel(ds, level);
+  const encoded = new Map(measured.map((name) => [name, measureEncoding(formats.get(name)!, items, timing, clock)] as const));
+  const tokens = new Map(
+    tokenizers.map((t) => {
+      // Kept for the dataset: the fit view and the baselines ask for some of them again.
+      const { keep } = caches.get(t.name)!;
+      return [t, new Map(measured.map((name) => [name, keep(encoded.get(name)!.text)] as const))] as const;
+    }),
+  );
+  const pages = pagesOfLevel(tools, ds, items, encoded, tokens);
+  for (const tokenizer of tokenizers) {
+    const counted = tokens.get(tokenizer)!;
+    rows.push(...rowsOfTokenizer(tools, { ds, rawBytes, level, tokenizer, counted, encoded, pages }));
+    // The fit view starts from the full level's text: measured here, so it is not encoded again.
+    if (level === 'full' && tokenizer === tools.fitTokenizer) {
+      for (const name of options.formats) fitFormat(name, encoded.get(name)!.text, counted.get(name)!);
+    }
+  }
+}
+
+/**
+ * Pages format by format, so that the tokenizers' plans share one format's chunk texts and page
+ * checks, which are dropped before the next format's.
+ */
+function pagesOfLevel(
+  tools: RunTools,
+  ds: Dataset,
+  items: JsonValue[],
+  encoded: ReadonlyMap<FormatName, Encoded>,
+  tokens: ReadonlyMap<Tokenizer, ReadonlyMap<FormatName, number>>,
+): Map<FormatName, Map<Tokenizer, Pages>> {
+  const { options, clock, tokenizers, caches } = tools;
+  // The planner's size guesses: the same for every format and tokenizer, computed when a list needs pages.
+  let sizes: number[] | undefined;
+  const sizesOf = () => (sizes ??= items.map((v) => Buffer.byteLength(JSON.stringify(v))));
+  const pages = new Map<FormatName, Map<Tokenizer, Pages>>();
+  for (const format of options.formats) {
+    const e = encoded.get(format)!;
+    const renders = new PageRenders(e.format, items);
+    const byTokenizer = new Map<Tokenizer, Pages>();
+    for (const tokenizer of tokenizers) {
+      byTokenizer.set(
+        tokenizer,
+        clock.run('pages', () =>
+          pagesAtBudget({
+            kind: ds.kind,
+            items,
+            text: e.text,
+            models: ds.result.items,
+            budget: options.budget,
+            format: e.format,
+            tokenizer,
+            count: knowing(e.text, tokens.get(tokenizer)!.get(format)!, caches.get(tokenizer.name)!.count),
+            sizes: sizesOf,
+            renders,
+            // A list that does not round-trip whole makes a lossy row whatever its pages do.
+            checkPages: e.lossless,
+          }),
+        ),
+      );
+    }
+    pages.set(format, byTokenizer);
+  }
+  return pages;
+}
+
+interface LevelUnderTokenizer {
+  ds: Dataset;
+  rawBytes: number;
+  level: Level;
+  tokenizer: Tokenizer;
+  /** Tokens of every measured format's text under `tokenizer`. */
+  counted: ReadonlyMap<FormatName, number>;
+  encoded: ReadonlyMap<FormatName, Encoded>;
+  pages: ReadonlyMap<FormatName, ReadonlyMap<Tokenizer, Pages>>;
+}
+
+/** One row per asked format of a dataset at a level, under one tokenizer. */
+function rowsOfTokenizer(tools: RunTools, l: LevelUnderTokenizer): BenchmarkRow[] {
+  const { options, savingsFormat } = tools;
+  const { counted, tokenizer } = l;
+  const baselineTokens = {
+    ...(Object.fromEntries(SAVINGS_BASELINES.map((b) => [b, counted.get(BASELINE_FORMAT[b])!])) as Record<SavingsBaseline, number>),
+    [options.savingsBaseline]: counted.get(savingsFormat)!,
+  };
+  return options.formats.map((format) => {
+    const e = l.encoded.get(format)!;
+    const { pages: n, loss, report } = l.pages.get(format)!.get(tokenizer)!;
+    return buildRow({
+      dataset: l.ds,
+      rawBytes: l.rawBytes,
+      level: l.level,
+      format,
+      // The whole list round-trips, yet a page may not: then the row is not lossless either.
+      encoded: loss && e.lossless ? { ...e, lossless: false, reason: loss, ...(report ? { loss: report } : {}) } : e,
+      tokenizer: tokenizer.name,
+      tokens: counted.get(format)!,
+      baselineTokens,
+      pages: n,
+      savingsBaseline: options.savingsBaseline,
+      dedup: options.session?.dedup[format]?.[tokenizer.name] ?? 0,
+    });
+  });
+}
+
+/** A count that already knows one text's answer (the whole list the planner starts from). */
+function knowing(text: string | undefined, tokens: number | undefined, count: (t: string) => number): (t: string) => number {
+  return text === undefined || tokens === undefined ? count : (t) => (t === text ? tokens : count(t));
+}
+
+function datasetEntry(ds: Dataset): DatasetEntry {
+  return {
+    provider: ds.provider,
+    project: ds.project,
+    dataset: ds.kind,
+    label: ds.label,
+    items: ds.result.items.length,
+    pagination: ds.result.pagination ?? null,
+    sort: ds.result.sort_info ?? null,
+  };
+}
