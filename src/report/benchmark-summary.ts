@@ -9,6 +9,7 @@ import type { Level } from '../trim/levels.js';
 import { plural, savedPct } from '../text/words.js';
 import { baselineFormatOf, MEASURED_BASELINES, type MeasuredBaseline } from '../metadata/format-metadata.js';
 import { groupBy } from '../group-by.js';
+import { changedOnly } from '../formats/loss.js';
 
 /** The views every exporter shows, computed once from a result so table and Markdown agree. */
 export interface BenchmarkSummary {
@@ -67,8 +68,11 @@ export interface Answer {
   format?: FormatName;
   /** Its saving against the baseline, summed tokens over summed tokens (negative: it costs more). */
   saving?: number;
-  /** The share of values the user's format loses at this level, over the `lossyRows` of `rows` datasets it does not round-trip. */
-  baselineLoss?: { share: number; lossyRows: number; rows: number };
+  /**
+   * The values the user's format loses at this level, of the `values` of the `lossyRows` of `rows`
+   * datasets it does not round-trip; when it loses none, what it changes instead (`key order`).
+   */
+  baselineLoss?: { lost: number; values: number; lossyRows: number; rows: number; changed: string };
   /** The other levels' best formats and savings, for the rest of the line. */
   others: { level: Level; format?: FormatName; saving?: number }[];
 }
@@ -308,7 +312,11 @@ function answerOf(result: BenchmarkResult, totals: BenchmarkSummary['totals'], l
     ...pick(main),
     baseline,
     label,
-    ...(own && own.values > 0 ? { baselineLoss: { share: own.lost / own.values, lossyRows: own.lossyRows, rows: own.rows } } : {}),
+    ...(own && own.values > 0
+      ? {
+          baselineLoss: { lost: own.lost, values: own.values, lossyRows: own.lossyRows, rows: own.rows, changed: changedOnly(own.paths) },
+        }
+      : {}),
     others: totals.filter((t) => t !== main).map(pick),
   };
 }
