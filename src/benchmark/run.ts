@@ -1,4 +1,7 @@
 import { FORMAT_INFO, loadFormat, type FormatName, type FormatOptions } from '../formats/registry.js';
+import type { Format } from '../formats/types.js';
+import { DataError } from '../errors.js';
+import type { JsonValue } from '../json/types.js';
 import {
   BASELINE_FORMAT,
   baselineFormatOf,
@@ -10,11 +13,18 @@ import type { Dataset, DatasetKind } from '../model/index.js';
 import { loadTokenizer, type TokenizerName } from '../tokens/registry.js';
 import type { Tokenizer } from '../tokens/types.js';
 import { datasetAtLevel, type Level } from '../trim/levels.js';
-import { measureEncoding, warmUp } from './measure.js';
+import { measureEncoding, warmUp, type Encoded } from './measure.js';
 import { buildRow } from './row.js';
 import { firstResponseFit } from './fit.js';
 import { PageRenders, pagesAtBudget, type Pages } from './pages.js';
-import { type BenchmarkResult, type BenchmarkRow, type DatasetEntry, type FitEntry, type SessionSummary } from './schema.js';
+import {
+  type BenchmarkResult,
+  type BenchmarkRow,
+  type DatasetEntry,
+  type FitEntry,
+  type SessionSummary,
+  type UnmeasuredCell,
+} from './schema.js';
 import { assembleResult } from './assemble.js';
 import type { TranscriptDedup } from './transcript-dedup.js';
 import { TokenCache } from './token-cache.js';
@@ -109,6 +119,7 @@ export async function runBenchmark(
   const entries: DatasetEntry[] = [];
   const rows: BenchmarkRow[] = [];
   const fit: FitEntry[] = [];
+  const unmeasuredCells: UnmeasuredCell[] = [];
   const stream = Array.isArray(input) ? undefined : (input as DatasetStream);
   const total = stream
     ? stream.total
@@ -117,6 +128,8 @@ export async function runBenchmark(
 
   const measureDataset = (ds: Dataset) => {
     entries.push(datasetEntry(ds));
+    // The formats that could not write this dataset at some level.
+    const unwritten = new Set<FormatName>();
     const rawBytes = Buffer.byteLength(JSON.stringify(ds.raw));
     const fitFormat = (name: FormatName, fullText?: string, fullTokens?: number) =>
       fit.push(
@@ -127,7 +140,15 @@ export async function runBenchmark(
     for (const level of options.levels) {
       onProgress?.({ done, total, what: `${ds.provider}/${ds.project} ${ds.kind} ${level}` });
       const items = datasetAtLevel(ds, level);
-      const encoded = new Map(measured.map((name) => [name, measureEncoding(formats.get(name)!, items, timing, clock)] as const));
+      const { encoded, cannot } = encodeEach(measured, formats, items, timing, clock);
+      // Every row's savings are taken against the baselines: a level one of them cannot write has no rows.
+      const baseline = unwritableBaseline(cannot, options.savingsBaseline);
+      const written = options.formats.filter((name) => {
+        const why = cannot.get(name) ?? baseline;
+        if (why !== undefined) unmeasuredCells.push({ ...cellOf(ds), level, format: name, reason: why });
+        return why === undefined;
+      });
+      for (const name of options.formats) if (!written.includes(name)) unwritten.add(name);
       // The planner's size guesses: the same for every format and tokenizer, computed when a list needs pages.
       let sizes: number[] | undefined;
       const sizesOf = () => (sizes ??= items.map((v) => Buffer.byteLength(JSON.stringify(v))));
@@ -135,13 +156,13 @@ export async function runBenchmark(
         tokenizers.map((t) => {
           // Kept for the dataset: the fit view and the baselines ask for some of them again.
           const { keep } = caches.get(t.name)!;
-          return [t, new Map(measured.map((name) => [name, keep(encoded.get(name)!.text)] as const))] as const;
+          return [t, new Map([...encoded].map(([name, e]) => [name, keep(e.text)] as const))] as const;
         }),
       );
       // Pages format by format, so that the tokenizers' plans share one format's chunk texts and
       // page checks, which are dropped before the next format's.
       const pages = new Map<FormatName, Map<Tokenizer, Pages>>();
-      for (const format of options.formats) {
+      for (const format of written) {
         const e = encoded.get(format)!;
         const renders = new PageRenders(e.format, items);
         const byTokenizer = new Map<Tokenizer, Pages>();
@@ -174,7 +195,7 @@ export async function runBenchmark(
           ...(Object.fromEntries(SAVINGS_BASELINES.map((b) => [b, counted.get(BASELINE_FORMATS[b])!])) as Record<SavingsBaseline, number>),
           [options.savingsBaseline]: counted.get(savingsFormat)!,
         };
-        for (const format of options.formats) {
+        for (const format of written) {
           const e = encoded.get(format)!;
           const { pages: n, loss, report } = pages.get(format)!.get(tokenizer)!;
           rows.push(
@@ -196,12 +217,13 @@ export async function runBenchmark(
         }
         // The fit view starts from the full level's text: measured here, so it is not encoded again.
         if (level === 'full' && tokenizer === fitTokenizer) {
-          for (const name of options.formats) fitFormat(name, encoded.get(name)!.text, counted.get(name)!);
+          for (const name of written) fitFormat(name, encoded.get(name)!.text, counted.get(name)!);
         }
       }
       if (!stream) done++;
     }
-    if (!options.levels.includes('full')) for (const name of options.formats) fitFormat(name);
+    // A format that could not write the dataset at some level has no fit: its cells say why.
+    if (!options.levels.includes('full')) for (const name of options.formats) if (!unwritten.has(name)) fitFormat(name);
     // A chunk shares text with its own dataset only: what was counted for this one is dropped.
     for (const cache of caches.values()) cache.clear();
   };
@@ -258,10 +280,47 @@ export async function runBenchmark(
           },
         }
       : {}),
+    unmeasured_cells: unmeasuredCells,
     fit,
     ...(options.session ? { session: options.session.summary } : {}),
     ...(explainers ? { explainers } : {}),
   });
+}
+
+/**
+ * Every format's encoding of one level's items, or why a format cannot write them (a lone surrogate
+ * in TOON or GCF): `convert --to auto` passes over such a format and stats lists it; a run lists the
+ * cell and measures the rest.
+ */
+function encodeEach(
+  names: readonly FormatName[],
+  formats: ReadonlyMap<FormatName, Format>,
+  items: JsonValue,
+  timing: TimingPlan,
+  clock: Clock,
+): { encoded: Map<FormatName, Encoded>; cannot: Map<FormatName, string> } {
+  const encoded = new Map<FormatName, Encoded>();
+  const cannot = new Map<FormatName, string>();
+  for (const name of names) {
+    try {
+      encoded.set(name, measureEncoding(formats.get(name)!, items, timing, clock));
+    } catch (err) {
+      if (!(err instanceof DataError)) throw err;
+      cannot.set(name, err.message);
+    }
+  }
+  return { encoded, cannot };
+}
+
+/** Why no row of a level can be built when a savings baseline (the run's, or a JSON one every row keeps) cannot write its items. */
+function unwritableBaseline(cannot: ReadonlyMap<FormatName, string>, savingsBaseline: MeasuredBaseline): string | undefined {
+  const baselines = unique<MeasuredBaseline>([savingsBaseline, ...SAVINGS_BASELINES]);
+  const stuck = baselines.find((b) => cannot.has(baselineFormatOf(b)));
+  return stuck === undefined ? undefined : `the savings baseline ${stuck} cannot write it: ${cannot.get(baselineFormatOf(stuck))!}`;
+}
+
+function cellOf(ds: Dataset): Omit<UnmeasuredCell, 'level' | 'format' | 'reason'> {
+  return { provider: ds.provider, project: ds.project, dataset: ds.kind, label: ds.label };
 }
 
 /** A count that already knows one text's answer (the whole list the planner starts from). */

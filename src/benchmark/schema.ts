@@ -59,6 +59,12 @@ export interface BenchmarkResult {
    */
   recordings?: { measured: number; unmeasured: number; skipped: number };
   /**
+   * Dataset x level x format cells that have no rows because the format cannot write the items at
+   * that level (a lone surrogate in TOON or GCF), or the savings baseline cannot: each with why.
+   * Every other cell is measured. Empty when every cell was; absent in results saved before it existed.
+   */
+  unmeasured_cells?: UnmeasuredCell[];
+  /**
    * The same datasets under devboy-tools' published method (json_pretty baseline, bytes / 3.5) and
    * devboy's (json_compact, a real tokenizer); absent when the run lacks either tokenizer or json/json-compact.
    */
@@ -83,6 +89,17 @@ export interface BenchmarkResult {
   break_even?: BreakEvenEntry[];
   /** Written by `devboy merge`: the results this one was combined from, in order (docs/ci.md). */
   merged_from?: MergedPart[];
+}
+
+/** A dataset at a level in a format that was not measured, and why (a row's identity, less the tokenizer). */
+export interface UnmeasuredCell {
+  provider: ProviderName;
+  project: string;
+  dataset: DatasetKind;
+  label: string;
+  level: Level;
+  format: FormatName;
+  reason: string;
 }
 
 /** Where a run's data came from; `provider` and `target` narrow a corpus (or name a live project). */
@@ -237,5 +254,10 @@ export interface BiasEntry {
 
 /** A row's identity: what `devboy compare` (and `--baseline`) match rows by. */
 export function rowKey(r: Pick<BenchmarkRow, 'provider' | 'project' | 'dataset' | 'label' | 'level' | 'format' | 'tokenizer'>): string {
-  return [r.provider, r.project, r.dataset, r.label, r.level, r.format, r.tokenizer].join(' | ');
+  return `${cellKey(r)} | ${r.tokenizer}`;
+}
+
+/** A dataset at a level in a format, whatever the tokenizer: what `unmeasured_cells` lists. */
+export function cellKey(r: Pick<BenchmarkRow, 'provider' | 'project' | 'dataset' | 'label' | 'level' | 'format'>): string {
+  return [r.provider, r.project, r.dataset, r.label, r.level, r.format].join(' | ');
 }

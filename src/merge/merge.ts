@@ -50,6 +50,8 @@ export function mergeResults(parts: readonly ResultFile[]): BenchmarkResult {
   const head = first.result;
   const skipped = parts.some((p) => p.result.skipped) ? uniqueJson(parts.flatMap((p) => p.result.skipped ?? [])) : undefined;
   const unmeasured = parts.some((p) => p.result.unmeasured) ? uniqueJson(parts.flatMap((p) => p.result.unmeasured ?? [])) : undefined;
+  // Cells belong to datasets, and a dataset to one part: the parts' lists join as they are.
+  const unmeasuredCells = parts.some((p) => p.result.unmeasured_cells) ? parts.flatMap((p) => p.result.unmeasured_cells ?? []) : undefined;
   // Parts measure disjoint projects (their datasets may not overlap), so their measured recordings add up.
   const recordings = parts.some((p) => p.result.recordings)
     ? {
@@ -72,6 +74,7 @@ export function mergeResults(parts: readonly ResultFile[]): BenchmarkResult {
       ...(skipped ? { skipped } : {}),
       ...(unmeasured ? { unmeasured } : {}),
       ...(recordings ? { recordings } : {}),
+      ...(unmeasuredCells ? { unmeasured_cells: unmeasuredCells } : {}),
       ...(head.session ? { session: head.session } : {}),
       ...(head.explainers ? { explainers: head.explainers } : {}),
     }),

@@ -116,6 +116,8 @@ export interface TotalCell {
   saving: number;
   pages: number;
   lossyRows: number;
+  /** Datasets the format could not write at this level (`unmeasured_cells`): its sums leave them out, so it ranks nowhere. */
+  unmeasured: number;
 }
 
 export interface DatasetView {
@@ -123,7 +125,8 @@ export interface DatasetView {
   /** What the title is made of, for exporters that escape each part for their sink. */
   dataset: DatasetEntry;
   items: number;
-  levels: { level: Level; cells: Map<FormatName, BenchmarkRow>; winner?: FormatName }[];
+  /** Per level: each format's row, the formats that could not write the dataset there, and the winner. */
+  levels: { level: Level; cells: Map<FormatName, BenchmarkRow>; unmeasured: Set<FormatName>; winner?: FormatName }[];
 }
 
 export function summarize(result: BenchmarkResult): BenchmarkSummary {
@@ -133,6 +136,7 @@ export function summarize(result: BenchmarkResult): BenchmarkSummary {
   const byKey = new Map<string, BenchmarkRow>();
   for (const r of result.rows) byKey.set(`${dsKey(r)}|${r.level}|${r.format}|${r.tokenizer}`, r);
 
+  const unwritten = groupBy(result.unmeasured_cells ?? [], (c) => `${c.level}|${c.format}`);
   const totals = levels.map((level) => {
     const cells = formats.map((format) => {
       const rows = result.rows.filter((r) => r.level === level && r.format === format && r.tokenizer === primary);
@@ -144,14 +148,17 @@ export function summarize(result: BenchmarkResult): BenchmarkSummary {
         saving: base === 0 ? 0 : 1 - tokens / base,
         pages: sum(rows.map((r) => r.pages)),
         lossyRows: rows.filter((r) => !r.lossless).length,
+        unmeasured: unwritten.get(`${level}|${format}`)?.length ?? 0,
       };
     });
-    const lossless = cells.filter((c) => c.lossyRows === 0 && isCandidate(c.format));
+    // Totals over fewer datasets are no match for the others': a format is ranked only where it wrote every dataset.
+    const lossless = cells.filter((c) => c.lossyRows === 0 && c.unmeasured === 0 && isCandidate(c.format));
     const winner = lossless.length ? lossless.reduce((a, b) => (b.tokens < a.tokens ? b : a)).format : undefined;
     return { level, cells, ...(winner ? { winner } : {}) };
   });
 
   const titles = datasetTitles(result.datasets);
+  const unwrittenHere = groupBy(result.unmeasured_cells ?? [], (c) => `${c.provider}|${c.project}|${c.dataset}|${c.label}|${c.level}`);
   const datasets: DatasetView[] = result.datasets.map((d, i) => {
     const key = `${d.provider}|${d.project}|${d.dataset}|${d.label}`;
     return {
@@ -165,7 +172,8 @@ export function summarize(result: BenchmarkResult): BenchmarkSummary {
           if (r) cells.set(f, r);
         }
         const w = winnerOf([...cells.values()]);
-        return { level, cells, ...(w ? { winner: w } : {}) };
+        const unmeasured = new Set((unwrittenHere.get(`${key}|${level}`) ?? []).map((c) => c.format));
+        return { level, cells, unmeasured, ...(w ? { winner: w } : {}) };
       }),
     };
   });
@@ -347,17 +355,18 @@ function recommend(result: BenchmarkResult, primary: TokenizerName, levels: Leve
   for (const kind of kinds) {
     for (const level of levels) {
       const rows = result.rows.filter((r) => r.dataset === kind && r.level === level && r.tokenizer === primary);
+      const datasets = new Set(rows.map(dsKey)).size;
       const cells = formats.map((format) => {
         const mine = rows.filter((r) => r.format === format);
         return {
           format,
           tokens: sum(mine.map((r) => r.tokens)),
           base: sum(mine.map((r) => r.savings.baseline_tokens)),
-          lossless: mine.length > 0 && mine.every((r) => r.lossless),
+          // Lossless on every dataset of the kind, and measured on every one (a format that cannot write one has fewer rows).
+          lossless: mine.length > 0 && mine.length === datasets && mine.every((r) => r.lossless),
         };
       });
       const ranked = cells.filter((c) => c.lossless && isCandidate(c.format)).sort((a, b) => a.tokens - b.tokens);
-      const datasets = new Set(rows.map(dsKey)).size;
       const [first, second] = ranked;
       out.push({
         kind,

@@ -18,6 +18,7 @@ import { mdTokenizer } from './md-names.js';
 import { tokenizerLabel } from '../tokens/registry.js';
 import { rangeAround, xyBarChart } from './mermaid.js';
 import { int } from '../text/words.js';
+import { unmeasuredCellsText } from './header.js';
 
 /** Rows shown before the rest of a list is folded away: the report should read in seconds. */
 const SHOWN = 10;
@@ -142,7 +143,9 @@ function render(c: Comparison, v: CompareView, most: number, options: RenderOpti
           mdEntryTitle(e),
           mdName(e.level),
           mdName(e.format),
-          last === 'reason' ? mdCode(e.reason ?? '') : (e.tokenizers ?? []).map(mdTokenizer).join(', '),
+          last === 'reason'
+            ? mdCode(e.reason ?? '')
+            : `${(e.tokenizers ?? []).map(mdTokenizer).join(', ')}${e.reason ? `: ${mdCode(e.reason)}` : ''}`,
         ]),
       );
     out.push(...folded(head, lines, list.length, options));
@@ -154,6 +157,13 @@ function render(c: Comparison, v: CompareView, most: number, options: RenderOpti
   entries(`Improvements: tokens shrank more than ${tolerance(c.max_regression)}`, c.improvements);
   listed('Round-trip now', c.gained_round_trips, 'reason');
   listed('New in the head', c.added, 'tokenizers');
+  const unwritten = unmeasuredCellsText(c.not_measured);
+  if (unwritten) {
+    out.push('', `### Not measured in the head (${plural(c.not_measured.length, 'cell')})`, '', `${unwritten}; compared with nothing.`, '');
+    const head = [row(['dataset', 'level', 'format', 'reason']), row(['---', '---', '---', '---'])];
+    const lines = c.not_measured.slice(0, most).map((x) => row([mdEntryTitle(x), mdName(x.level), mdName(x.format), mdCode(x.reason)]));
+    out.push(...folded(head, lines, c.not_measured.length, options));
+  }
 
   out.push('', `<details><summary>${htmlText(timingTitle(c), Number.POSITIVE_INFINITY)}</summary>`, '');
   if (c.timing.per_format.length) {

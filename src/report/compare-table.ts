@@ -7,6 +7,7 @@ import { figureText } from './speed-view.js';
 import { int } from '../text/words.js';
 import { DEFAULT_WIDTH, foldLine } from '../text/fold.js';
 import { renderTable, type TextTable } from './text-table.js';
+import { unmeasuredCellLines, unmeasuredCellsText } from './header.js';
 import {
   changeText,
   compareView,
@@ -95,6 +96,12 @@ export function compareTable(c: Comparison, options: RenderOptions = {}): string
   entries(`Improvements: shrank more than ${tolerance(c.max_regression)}`, c.improvements);
   listed('Round-trip now', c.gained_round_trips);
   listed('New in the head', c.added);
+  const unwritten = unmeasuredCellsText(c.not_measured);
+  if (unwritten) {
+    out.push('');
+    para(`Not measured in the head: ${unwritten}; compared with nothing:`);
+    out.push(...unmeasuredCellLines(c.not_measured));
+  }
 
   out.push('');
   para(timingTitle(c));
