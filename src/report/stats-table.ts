@@ -1,5 +1,6 @@
 import { isCandidate } from '../formats/info.js';
 import { lossSummary } from '../formats/loss.js';
+import { leftOutNote } from '../providers/response.js';
 import type { FormatName } from '../formats/types.js';
 import type { Recommendation, StatsResult, StatsRow } from '../stats/stats.js';
 import { ms, pct } from './benchmark-summary.js';
@@ -16,10 +17,12 @@ import { renderTable, type TextTable } from './text-table.js';
 export function statsTable(s: StatsResult, width = DEFAULT_WIDTH): string {
   const { input, settings } = s;
   const holds = input.shape ? `${input.shape}, ${plural(input.items ?? 0, 'item')}` : undefined;
+  // A list of another kind beside the items (a GitHub issues list's pull requests) is never left out unsaid.
+  const left = input.left_out;
   const what =
     input.measured === 'items'
-      ? `${holds}: the provider items alone (--items), not the whole input`
-      : `the whole input as given (${holds ? `it holds ${holds}; --items measures them alone` : t(input.note ?? 'not a provider response')})`;
+      ? `${holds}: the provider items alone (--items), not the whole input${left ? `; ${leftOutNote(left, 'measures')}` : ''}`
+      : `the whole input as given (${holds ? `it holds ${holds}; --items measures them alone${left ? `, --type ${left.type} its ${plural(left.items, left.what.replace(/s$/, ''), left.what)}` : ''}` : t(input.note ?? 'not a provider response')})`;
   const out = [
     `devboy stats: ${t(input.file)} (${input.format}, ${int(input.bytes)} bytes): ${what}`,
     ...listLines(
