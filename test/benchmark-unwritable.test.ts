@@ -10,7 +10,7 @@ import { compareResults } from '../src/compare/compare.js';
 import { mergeResults } from '../src/merge/merge.js';
 import { EXPORTERS, COMPARE_EXPORTERS } from '../src/report/index.js';
 import { runCli, type CliResult } from './helpers/cli.js';
-import { sourceItems } from './helpers/hostile-corpus.js';
+import { sourceIssuesAndPulls } from './helpers/hostile-corpus.js';
 
 // One format that cannot write one value aborted the whole benchmark: a corpus whose one issue
 // title holds a lone surrogate made `benchmark --corpus DIR` exit 1 ("toon would turn it into
@@ -27,7 +27,7 @@ const LEVELS = ['raw', 'full', 'standard', 'minimal'];
 /** A corpus of two projects: `acme__lone` (3 issues, the first titled with a lone surrogate) and `acme__ok` (3 plain issues). */
 function corpus(): string {
   const dir = join(root, 'corpus');
-  const issues = sourceItems().filter((i) => !('pull_request' in i));
+  const { issues } = sourceIssuesAndPulls();
   const put = (project: string, body: JsonObject[], title?: string) => {
     mkdirSync(join(dir, 'github', project), { recursive: true });
     const repo = project.split('__')[1]!;

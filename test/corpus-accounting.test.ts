@@ -14,7 +14,7 @@ import type { CorpusEntry } from '../src/replay/exchange.js';
 import { ReplayServer } from '../src/replay/server.js';
 import { EXPORTERS } from '../src/report/index.js';
 import { runCli } from './helpers/cli.js';
-import { HOSTILE_FILES, makeHostileCorpus, sourceItems } from './helpers/hostile-corpus.js';
+import { HOSTILE_FILES, makeHostileCorpus, sourceIssuesAndPulls } from './helpers/hostile-corpus.js';
 
 // Issue 21 item 3: recordings vanished. A GitHub search whose items are all pull requests made no
 // dataset and was not listed as skipped (--list showed it as a planned issues dataset), and other
@@ -28,9 +28,7 @@ after(() => {
   for (const root of roots) rmSync(root, { recursive: true, force: true });
 });
 
-const items = sourceItems();
-const prs = items.filter((i) => 'pull_request' in i);
-const issues = items.filter((i) => !('pull_request' in i));
+const { issues, prs } = sourceIssuesAndPulls();
 
 /** Every recording file under a corpus, relative to it. */
 function filesOf(root: string): string[] {

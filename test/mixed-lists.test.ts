@@ -8,7 +8,7 @@ import type { JsonObject, JsonValue } from '../src/json/types.js';
 import type { Issue, MergeRequest } from '../src/model/index.js';
 import { loadCorpusDatasets, loadLiveDatasets, type RecordingAccount } from '../src/providers/load.js';
 import { runCli } from './helpers/cli.js';
-import { sourceItems } from './helpers/hostile-corpus.js';
+import { sourceIssuesAndPulls } from './helpers/hostile-corpus.js';
 import { GITHUB_TOKEN, startGithubLive } from './helpers/live-apis.js';
 import { corpusDir } from './helpers/paths.js';
 
@@ -24,9 +24,7 @@ after(() => {
   for (const root of roots) rmSync(root, { recursive: true, force: true });
 });
 
-const items = sourceItems();
-const prs = items.filter((i) => 'pull_request' in i);
-const issues = items.filter((i) => !('pull_request' in i));
+const { issues, prs } = sourceIssuesAndPulls();
 const BETAMAX_003 = join(corpusDir(), 'github/betamaxpy__betamax/003_GET_repos_betamaxpy_betamax_issues_state_all_per_page_100.json');
 const SUFFIX = ' (its pull requests)';
 

@@ -70,17 +70,11 @@ export interface BenchmarkResult {
    */
   method_contrast?: MethodContrast;
   /** Rows whose format did not round-trip, with the first difference. */
-  lossy: {
-    provider: ProviderName;
-    project: string;
-    dataset: DatasetKind;
-    label: string;
-    level: Level;
-    format: FormatName;
+  lossy: (CellId & {
     reason: string;
     /** What the round trip lost, value by value (absent in results written before it existed). */
     loss?: LossReport;
-  }[];
+  })[];
   /** Per dataset kind and level, the lossless format with the fewest tokens under each tokenizer (absent in older results). */
   winner_by_tokenizer?: WinnerEntry[];
   /** The prompt that teaches each measured non-JSON format, with its tokens under each tokenizer. */
@@ -91,14 +85,18 @@ export interface BenchmarkResult {
   merged_from?: MergedPart[];
 }
 
-/** A dataset at a level in a format that was not measured, and why (a row's identity, less the tokenizer). */
-export interface UnmeasuredCell {
+/** A dataset at a level in a format: a row's identity, less the tokenizer. */
+export interface CellId {
   provider: ProviderName;
   project: string;
   dataset: DatasetKind;
   label: string;
   level: Level;
   format: FormatName;
+}
+
+/** A cell that was not measured, and why. */
+export interface UnmeasuredCell extends CellId {
   reason: string;
 }
 
@@ -209,13 +207,8 @@ export interface RowSavings {
   vs: Record<SavingsBaseline, number>;
 }
 
-export interface BenchmarkRow {
-  provider: ProviderName;
-  project: string;
-  dataset: DatasetKind;
-  label: string;
-  level: Level;
-  format: FormatName;
+/** One dataset at one level in one format under one tokenizer (docs/benchmark-schema.md, Rows). */
+export interface BenchmarkRow extends CellId {
   tokenizer: TokenizerName;
   tokens: number;
   bytes: number;
@@ -258,6 +251,6 @@ export function rowKey(r: Pick<BenchmarkRow, 'provider' | 'project' | 'dataset' 
 }
 
 /** A dataset at a level in a format, whatever the tokenizer: what `unmeasured_cells` lists. */
-export function cellKey(r: Pick<BenchmarkRow, 'provider' | 'project' | 'dataset' | 'label' | 'level' | 'format'>): string {
+export function cellKey(r: CellId): string {
   return [r.provider, r.project, r.dataset, r.label, r.level, r.format].join(' | ');
 }

@@ -147,27 +147,14 @@ function fromList(list: JsonValue[], browseBase: string | undefined, file: strin
   const drop = shape.drop;
   const kept = drop ? list.filter((v) => !drop.test(v)) : list;
   const other = shape.allDropped;
-  if (kept.length === 0 && other)
-    return {
-      ...listOf(other.kind, other.normalize(list)),
-      shape: other.name,
-      raw: list,
-      rawAligned: true,
-      path: [],
-    };
-  // A mixed list is two lists, as the benchmark measures it: asked for the other kind (`--type
-  // merge_requests` on a GitHub issues list), its items of that kind, the list's own left out and named.
-  if (drop && other && kind === other.kind && kept.length < list.length) {
+  // The list's items of the other kind: the whole list when it holds nothing else (pull requests
+  // only), or, a mixed list being two lists as the benchmark measures it, when they are asked for
+  // (`--type merge_requests` on a GitHub issues list): then the list's own are left out and named.
+  if (drop && other && kept.length < list.length && (kept.length === 0 || kind === other.kind)) {
     const mine = list.filter((v) => drop.test(v));
-    const own = shape.normalize(kept);
-    return {
-      ...listOf(other.kind, other.normalize(mine)),
-      shape: other.name,
-      raw: mine,
-      rawAligned: true,
-      path: [],
-      dropped: { what: shape.kind.replace('_', ' '), keys: own.map(keyOf), kind: shape.kind },
-    };
+    const own =
+      kept.length > 0 ? { dropped: { what: shape.kind.replace('_', ' '), keys: shape.normalize(kept).map(keyOf), kind: shape.kind } } : {};
+    return { ...listOf(other.kind, other.normalize(mine)), shape: other.name, raw: mine, rawAligned: true, path: [], ...own };
   }
   if (kind !== undefined && shape.kind !== kind)
     throw new DataError(`cannot tell what these items are: not GitHub, GitLab, Jira or devboy${wanted} items (they are ${shape.name})`, {
