@@ -3,6 +3,7 @@ import { DevboyCommand } from '../src/cli/base-command.js';
 import { inputFileArg, inputSource } from '../src/cli/input-arg.js';
 import { buildResponse } from '../src/budget/response-request.js';
 import { responseJson, responseStatsLine } from '../src/budget/response-report.js';
+import { leftOutNote } from '../src/providers/response.js';
 import { loadPipelineConfig } from '../src/budget/strategies/config.js';
 import { STRATEGY_NAMES, type StrategyName } from '../src/budget/strategies/strategy.js';
 import { FORMAT_NAMES, type FormatName } from '../src/formats/types.js';
@@ -83,6 +84,8 @@ Exit codes: 0 ok; 1 bad data, or nothing fits in the budget; 2 usage (bad flag, 
     const final = text.endsWith('\n') ? text : `${text}\n`;
     if (flags.output) await writeFileAtomic(flags.output, final);
     else await this.writeStdout(final);
+    // Nothing left out silently: the other list the input held, and how to format it.
+    if (out.leftOut) this.writeStderr(`devboy format: ${leftOutNote(out.leftOut, 'formats')}\n`);
     if (flags.stats) this.writeStderr(`${responseStatsLine(out, flags.budget)}\n`);
   }
 }

@@ -20,7 +20,8 @@ const dir = mkdtempSync(join(tmpdir(), 'devboy-bench-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 const corpus = corpusDir();
 // No --corpus: the embedded corpus is the default source.
-const narrow = ['--project', 'betamaxpy__betamax', '--runs', '1'];
+// Betamax's two issue lists (their pull requests are datasets of their own, left to test/mixed-lists.test.ts).
+const narrow = ['--project', 'betamaxpy__betamax', '--dataset', 'issues', '--runs', '1'];
 const runFile = join(dir, 'run.json');
 let run: BenchmarkResult;
 
@@ -513,8 +514,16 @@ describe('devboy benchmark --provider (live mode, against a local server that pl
       });
       assert.equal(r.code, 0, r.stderr);
       const doc: BenchmarkResult = JSON.parse(r.stdout);
-      // --details 1: the files, comments and review threads of one pull request.
-      assert.deepEqual(doc.datasets.map((d) => d.dataset).sort(), ['comments', 'diffs', 'discussions', 'issues', 'merge_requests']);
+      // --details 1: the files, comments and review threads of one pull request; the issues list's
+      // pull requests and the /pulls list are merge requests each.
+      assert.deepEqual(doc.datasets.map((d) => d.dataset).sort(), [
+        'comments',
+        'diffs',
+        'discussions',
+        'issues',
+        'merge_requests',
+        'merge_requests',
+      ]);
       const refused = await runCli([...args, '--host', live.url], { env: { GITHUB_TOKEN: '', GITHUB_API_URL: '' } });
       assert.equal(refused.code, 1);
       assert.match(refused.stderr, /set GITHUB_TOKEN \(or --token\)$/m, 'the hint names a flag benchmark has');

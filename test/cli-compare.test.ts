@@ -38,7 +38,7 @@ describe('devboy compare BASE HEAD', () => {
     assert.equal(r.code, 0, r.stdout + r.stderr);
     assert.match(
       r.stdout,
-      /^✅ \*\*Passed\*\*: no token count grew more than 0\.50%, no round trip lost, no row missing \(10 rows compared under 2 tokenizers, 3,740 base rows outside the head's scope\)\.$/m,
+      /^✅ \*\*Passed\*\*: no token count grew more than 0\.50%, no round trip lost, no row missing \(20 rows compared under 2 tokenizers, 3,840 base rows outside the head's scope\)\.$/m,
     );
     assert.match(r.stderr, /^devboy compare: PASSED: /);
   });
@@ -50,7 +50,7 @@ describe('devboy compare BASE HEAD', () => {
     const md = r.stdout;
     assert.match(
       md,
-      new RegExp(`^❌ \\*\\*Failed\\*\\*: ${entries.length} rows grew more than 0\\.50% in tokens \\(1,880 rows compared`, 'm'),
+      new RegExp(`^❌ \\*\\*Failed\\*\\*: ${entries.length} rows grew more than 0\\.50% in tokens \\(1,940 rows compared`, 'm'),
     );
     // Ten seconds: verdict, chart and the format x level summary come before any row, and are short.
     const head = md.slice(0, md.indexOf('### Regressions'));

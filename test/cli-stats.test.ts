@@ -31,7 +31,7 @@ describe('devboy stats', () => {
     const lines = text.stdout.split('\n');
     assert.match(
       lines[0]!,
-      /^devboy stats: .*001_GET_repos_betamaxpy_betamax_issues.*\(json, [\d,]+ bytes\): the whole input as given \(it holds GitHub issues, \d+ items; --items measures them alone\)$/,
+      /^devboy stats: .*001_GET_repos_betamaxpy_betamax_issues.*\(json, [\d,]+ bytes\): the whole input as given \(it holds GitHub issues, \d+ items; --items measures them alone, --type merge_requests its \d+ pull requests\)$/,
     );
     assert.equal(lines[3], recommendationLine(s));
     // The raw o200k_base line stars the recommended format's cell.
@@ -148,7 +148,10 @@ describe('devboy stats and convert --to auto: one definition of the input', () =
     assert.ok(compact(s).bytes < compact(whole).bytes, 'the items are less than the whole input');
     const text = await runCli(['stats', exchangeFile, '--runs', '1', '--items'], WIDE);
     const lines = text.stdout.split('\n');
-    assert.match(lines[0]!, /: GitHub issues, \d+ items: the provider items alone \(--items\), not the whole input$/);
+    assert.match(
+      lines[0]!,
+      /: GitHub issues, \d+ items: the provider items alone \(--items\), not the whole input; \d+ pull requests left out: they are a list of their own \(--type merge_requests measures them\)$/,
+    );
     assert.match(
       lines[3]!,
       /^Recommendation: \S+, the lossless format with the fewest o200k_base tokens for its provider items as sent \(--items\): /,
@@ -156,7 +159,7 @@ describe('devboy stats and convert --to auto: one definition of the input', () =
     const asGiven = await runCli(['stats', exchangeFile, '--runs', '1'], WIDE);
     assert.match(
       asGiven.stdout.split('\n')[0]!,
-      /: the whole input as given \(it holds GitHub issues, \d+ items; --items measures them alone\)$/,
+      /: the whole input as given \(it holds GitHub issues, \d+ items; --items measures them alone, --type merge_requests its \d+ pull requests\)$/,
     );
   });
 

@@ -14,7 +14,7 @@ import type { CorpusEntry } from '../src/replay/exchange.js';
 import { ReplayServer } from '../src/replay/server.js';
 import { EXPORTERS } from '../src/report/index.js';
 import { runCli } from './helpers/cli.js';
-import { HOSTILE_FILES, makeHostileCorpus, sourceItems } from './helpers/hostile-corpus.js';
+import { HOSTILE_FILES, makeHostileCorpus, sourceIssuesAndPulls } from './helpers/hostile-corpus.js';
 
 // Issue 21 item 3: recordings vanished. A GitHub search whose items are all pull requests made no
 // dataset and was not listed as skipped (--list showed it as a planned issues dataset), and other
@@ -28,9 +28,7 @@ after(() => {
   for (const root of roots) rmSync(root, { recursive: true, force: true });
 });
 
-const items = sourceItems();
-const prs = items.filter((i) => 'pull_request' in i);
-const issues = items.filter((i) => !('pull_request' in i));
+const { issues, prs } = sourceIssuesAndPulls();
 
 /** Every recording file under a corpus, relative to it. */
 function filesOf(root: string): string[] {
@@ -190,7 +188,7 @@ describe('every cause a recording is not measured for, named with its file', () 
 
 describe('a list of pull requests from the issues or search API is measured as merge requests', () => {
   /** A server playing GitHub live, answering every request with the recorded list. */
-  async function run(url: string, body: JsonValue): Promise<{ kind?: string; items: MergeRequest[] }> {
+  async function run(url: string, body: JsonValue): Promise<{ kind?: string; items: MergeRequest[]; alongside?: MergeRequest[] }> {
     const entries: CorpusEntry[] = [
       {
         file: 'github/acme__x/000.json',
@@ -208,7 +206,11 @@ describe('a list of pull requests from the issues or search API is measured as m
       const client = await openClient('github', { apiUrl: server.url, token: 'x' });
       const call = PROVIDERS.github.classify(url)[0]!;
       const result = await client.run(call, { maxPages: 10, maxItems: 100, canFetch: () => true });
-      return { ...(result.kind ? { kind: result.kind } : {}), items: result.items as MergeRequest[] };
+      return {
+        ...(result.kind ? { kind: result.kind } : {}),
+        items: result.items as MergeRequest[],
+        ...(result.alongside ? { alongside: result.alongside.items as MergeRequest[] } : {}),
+      };
     } finally {
       await server.close();
     }
@@ -237,12 +239,16 @@ describe('a list of pull requests from the issues or search API is measured as m
     }
   });
 
-  it('from the issues API; a mixed list stays an issues list without its pull requests, as before', async () => {
+  it('from the issues API; a mixed list is an issues list, and its pull requests merge requests beside it (test/mixed-lists.test.ts)', async () => {
     const pullsOnly = await run('https://api.github.com/repos/acme/x/issues?state=all', prs.slice(0, 3));
     assert.equal(pullsOnly.kind, 'merge_requests');
     assert.equal(pullsOnly.items.length, 3);
     const mixed = await run('https://api.github.com/repos/acme/x/issues?state=all', [...prs.slice(0, 3), ...issues.slice(0, 2)]);
     assert.equal(mixed.kind, undefined);
     assert.equal(mixed.items.length, 2);
+    assert.deepEqual(
+      mixed.alongside?.map((m) => m.key),
+      prs.slice(0, 3).map((p) => `pr#${String(p['number'])}`),
+    );
   });
 });

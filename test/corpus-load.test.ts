@@ -53,9 +53,9 @@ describe('loading the shared corpus through the real clients and the replay serv
       summary[key] = `${summary[key] ? `${summary[key]} ` : ''}${d.kind}:${d.result.items.length}`;
     }
     assert.deepEqual(summary, {
-      'github/_search': 'issues:55',
+      'github/_search': 'issues:55 merge_requests:2',
       'github/artsy__emission': 'merge_requests:1 comments:4 discussions:6',
-      'github/betamaxpy__betamax': 'issues:13 issues:83',
+      'github/betamaxpy__betamax': 'issues:13 issues:83 merge_requests:3 merge_requests:67',
       'github/octokit__octokit.rb':
         'merge_requests:14 merge_requests:30 merge_requests:14 merge_requests:5 diffs:3 diffs:3 comments:3 comments:30 comments:3 comments:30 discussions:1 discussions:30 discussions:1 discussions:30',
       // Its search of closed pull requests: every item a pull request, so measured as merge requests (issue 21 item 3).

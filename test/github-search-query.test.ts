@@ -62,7 +62,10 @@ describe('GitHub search queries', () => {
       datasets.map((d) => [d.project, d.label, d.result.items.length]),
       [
         ['plus', 'GET /search/issues?q=language%3AC%2B%2B+label%3ABug&per_page=100', 55],
+        // The search's 2 pull requests are a dataset of their own (test/mixed-lists.test.ts).
+        ['plus', 'GET /search/issues?q=language%3AC%2B%2B+label%3ABug&per_page=100 (its pull requests)', 2],
         ['space', 'GET /search/issues?q=github3+label%3ABug&per_page=100', 55],
+        ['space', 'GET /search/issues?q=github3+label%3ABug&per_page=100 (its pull requests)', 2],
       ],
     );
   });

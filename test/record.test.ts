@@ -56,7 +56,8 @@ const CASES: Case[] = [
     }),
     folder: 'github/acme__widgets',
     secrets: [GITHUB_TOKEN],
-    kinds: ['issues', 'merge_requests', 'diffs', 'diffs', 'comments', 'comments', 'discussions', 'discussions'],
+    // The issues list's pull requests (betamax's list mixes them in), then the /pulls list.
+    kinds: ['issues', 'merge_requests', 'merge_requests', 'diffs', 'diffs', 'comments', 'comments', 'discussions', 'discussions'],
     limit: 40,
   },
   {

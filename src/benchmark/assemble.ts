@@ -17,6 +17,7 @@ export type Measured = Pick<
   | 'skipped'
   | 'unmeasured'
   | 'recordings'
+  | 'unmeasured_cells'
   | 'session'
   | 'explainers'
 >;
@@ -48,6 +49,8 @@ export function assembleResult(m: Measured): BenchmarkResult {
     // Corpus runs: every recording measured, not measured (with why) or skipped.
     ...(m.unmeasured ? { unmeasured: m.unmeasured } : {}),
     ...(m.recordings ? { recordings: m.recordings } : {}),
+    // Absent only in results saved before cells a format cannot write were listed.
+    ...(m.unmeasured_cells ? { unmeasured_cells: m.unmeasured_cells } : {}),
     fit: m.fit,
     ...(m.session ? { session: m.session } : {}),
     ...(m.explainers ? { explainers: m.explainers } : {}),

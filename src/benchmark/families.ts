@@ -24,7 +24,8 @@ export interface WinnerEntry {
 /**
  * Winners per dataset kind and level, tokenizers in `tokenizers` order. Ties go to the format
  * listed first in `order` (the run's formats, so the primary tokenizer's winner is the report's
- * recommendation); formats that lose data in any result of the cell do not compete, nor do the
+ * recommendation); formats that lose data in any result of the cell, or were not measured on every
+ * one (a format that cannot write a result's items), do not compete, nor do the
  * baselines (YAML, CSV, Markdown, XML: measured, never recommended). Plain inputs:
  * the cells can come from a benchmark's rows (cellsOfRows) or from counts of one input, one result.
  */
@@ -43,9 +44,11 @@ export function winnersByTokenizer(
   const rank = (f: FormatName) => order.indexOf(f);
   const out: WinnerEntry[] = [];
   for (const group of groups.values()) {
+    // A format not measured on every result of the cell (it cannot write one) sums fewer: it does not compete.
+    const results = Math.max(...group.map((c) => c.results));
     const winners = tokenizers.map(({ name }) => {
       const ranked = group
-        .filter((c) => c.tokenizer === name && c.lossless && isCandidate(c.format))
+        .filter((c) => c.tokenizer === name && c.lossless && c.results === results && isCandidate(c.format))
         .sort((a, b) => a.tokens - b.tokens || rank(a.format) - rank(b.format));
       const [first, second] = ranked;
       return {
@@ -57,7 +60,7 @@ export function winnersByTokenizer(
     });
     const real = new Set(tokenizers.filter((t) => !t.estimate).map((t) => t.name));
     const picked = new Set(winners.filter((w) => real.has(w.tokenizer)).map((w) => w.format));
-    out.push({ dataset: group[0]!.dataset, level: group[0]!.level, results: group[0]!.results, winners, changes: picked.size > 1 });
+    out.push({ dataset: group[0]!.dataset, level: group[0]!.level, results, winners, changes: picked.size > 1 });
   }
   return out;
 }

@@ -81,7 +81,7 @@ export async function runBenchmark(
   onProgress?: (p: BenchmarkProgress) => void,
 ): Promise<BenchmarkResult> {
   const tools = await loadRunTools(options);
-  const tally: RunTally = { entries: [], rows: [], fit: [] };
+  const tally: RunTally = { entries: [], rows: [], fit: [], unmeasuredCells: [] };
   const stream = Array.isArray(input) ? undefined : (input as DatasetStream);
   const total = stream
     ? stream.total
@@ -154,6 +154,7 @@ function measuredOf(tools: RunTools, source: BenchmarkSource, tally: RunTally): 
       reason: s.reason,
     })),
     ...recordingsOf(source),
+    unmeasured_cells: tally.unmeasuredCells,
     fit: tally.fit,
     ...(options.session ? { session: options.session.summary } : {}),
     ...(explainers ? { explainers } : {}),

@@ -59,22 +59,22 @@ export interface BenchmarkResult {
    */
   recordings?: { measured: number; unmeasured: number; skipped: number };
   /**
+   * Dataset x level x format cells that have no rows because the format cannot write the items at
+   * that level (a lone surrogate in TOON or GCF), or the savings baseline cannot: each with why.
+   * Every other cell is measured. Empty when every cell was; absent in results saved before it existed.
+   */
+  unmeasured_cells?: UnmeasuredCell[];
+  /**
    * The same datasets under devboy-tools' published method (json_pretty baseline, bytes / 3.5) and
    * devboy's (json_compact, a real tokenizer); absent when the run lacks either tokenizer or json/json-compact.
    */
   method_contrast?: MethodContrast;
   /** Rows whose format did not round-trip, with the first difference. */
-  lossy: {
-    provider: ProviderName;
-    project: string;
-    dataset: DatasetKind;
-    label: string;
-    level: Level;
-    format: FormatName;
+  lossy: (CellId & {
     reason: string;
     /** What the round trip lost, value by value (absent in results written before it existed). */
     loss?: LossReport;
-  }[];
+  })[];
   /** Per dataset kind and level, the lossless format with the fewest tokens under each tokenizer (absent in older results). */
   winner_by_tokenizer?: WinnerEntry[];
   /** The prompt that teaches each measured non-JSON format, with its tokens under each tokenizer. */
@@ -83,6 +83,21 @@ export interface BenchmarkResult {
   break_even?: BreakEvenEntry[];
   /** Written by `devboy merge`: the results this one was combined from, in order (docs/ci.md). */
   merged_from?: MergedPart[];
+}
+
+/** A dataset at a level in a format: a row's identity, less the tokenizer. */
+export interface CellId {
+  provider: ProviderName;
+  project: string;
+  dataset: DatasetKind;
+  label: string;
+  level: Level;
+  format: FormatName;
+}
+
+/** A cell that was not measured, and why. */
+export interface UnmeasuredCell extends CellId {
+  reason: string;
 }
 
 /** Where a run's data came from; `provider` and `target` narrow a corpus (or name a live project). */
@@ -192,13 +207,8 @@ export interface RowSavings {
   vs: Record<SavingsBaseline, number>;
 }
 
-export interface BenchmarkRow {
-  provider: ProviderName;
-  project: string;
-  dataset: DatasetKind;
-  label: string;
-  level: Level;
-  format: FormatName;
+/** One dataset at one level in one format under one tokenizer (docs/benchmark-schema.md, Rows). */
+export interface BenchmarkRow extends CellId {
   tokenizer: TokenizerName;
   tokens: number;
   bytes: number;
@@ -237,5 +247,10 @@ export interface BiasEntry {
 
 /** A row's identity: what `devboy compare` (and `--baseline`) match rows by. */
 export function rowKey(r: Pick<BenchmarkRow, 'provider' | 'project' | 'dataset' | 'label' | 'level' | 'format' | 'tokenizer'>): string {
-  return [r.provider, r.project, r.dataset, r.label, r.level, r.format, r.tokenizer].join(' | ');
+  return `${cellKey(r)} | ${r.tokenizer}`;
+}
+
+/** A dataset at a level in a format, whatever the tokenizer: what `unmeasured_cells` lists. */
+export function cellKey(r: CellId): string {
+  return [r.provider, r.project, r.dataset, r.label, r.level, r.format].join(' | ');
 }

@@ -6,7 +6,7 @@ import { PROVIDER_NAMES } from '../providers/registry.js';
 import { TOKENIZER_NAMES } from '../tokens/types.js';
 import { LEVELS } from '../trim/levels.js';
 import { UNMEASURED_CAUSES } from '../replay/corpus.js';
-import { rowKey, type BenchmarkResult, type BenchmarkRow } from './schema.js';
+import { cellKey, rowKey, type BenchmarkResult, type BenchmarkRow } from './schema.js';
 
 /**
  * A saved result checked against its schema (docs/benchmark-schema.md, src/benchmark/schema.ts)
@@ -170,6 +170,7 @@ const RESULT = object({
   'skipped?': list(object({ file: str, 'line?': positive, 'col?': positive, reason: str })),
   'unmeasured?': list(object({ file: str, cause: oneOf(UNMEASURED_CAUSES, UNMEASURED_CAUSES.join(', ')), reason: str })),
   'recordings?': object({ measured: count, unmeasured: count, skipped: count }),
+  'unmeasured_cells?': list(object({ provider, project: str, dataset: kind, label: str, level, format, reason: str })),
   'method_contrast?': anyObject,
   lossy: list(anyObject),
   'winner_by_tokenizer?': list(anyObject),
@@ -201,6 +202,12 @@ export function checkResultFields(doc: unknown): void {
     if (first !== undefined)
       throw new ResultFieldError(`rows[${i}]`, `has the identity of rows[${first}] (${id}): compare could match only one of them`);
     seen.set(id, i);
+  });
+  // A cell not measured has no rows: one that has them would be counted and listed as missing at once.
+  const measured = new Set((doc as { rows: BenchmarkRow[] }).rows.map(cellKey));
+  (doc as Pick<BenchmarkResult, 'unmeasured_cells'>).unmeasured_cells?.forEach((c, i) => {
+    if (measured.has(cellKey(c)))
+      throw new ResultFieldError(`unmeasured_cells[${i}]`, `is listed as not measured, but rows measure it (${cellKey(c)})`);
   });
 }
 

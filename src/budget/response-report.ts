@@ -35,6 +35,7 @@ export function responseJson(out: ResponseOutcome): string {
         chunks: out.chunks,
         index_form: out.indexForm ?? null,
         estimate: out.metadata.tokenizer === 'heuristic',
+        left_out: out.leftOut ?? null,
       },
     },
     null,

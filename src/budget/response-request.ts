@@ -2,7 +2,7 @@ import type { Input } from '../io/read-input.js';
 import { parseJson } from '../json/parse.js';
 import type { SavingsBaseline } from '../metadata/format-metadata.js';
 import { loadFormat, type FormatName } from '../formats/registry.js';
-import { readResponse } from '../providers/response.js';
+import { leftOutList, readResponse, type LeftOutList } from '../providers/response.js';
 import type { DatasetKind } from '../model/index.js';
 import { loadTokenizer, type TokenizerName } from '../tokens/registry.js';
 import { respondWithinBudget, type BudgetResult } from './respond-within-budget.js';
@@ -33,6 +33,11 @@ export interface ResponseOutcome extends BudgetResult {
   /** What the input was recognised as. */
   shape: string;
   resolution: Resolution | { strategy: StrategyName; by: 'flag'; name: string };
+  /**
+   * Items the input held that are a list of another kind, left out of this one (a GitHub issues
+   * list's pull requests): how many, what they are, and the `--type` that formats them instead.
+   */
+  leftOut?: LeftOutList;
 }
 
 /** `devboy format`: parse, recognise, pick the strategy, run the budget pipeline. */
@@ -52,5 +57,6 @@ export async function buildResponse(req: ResponseRequest): Promise<ResponseOutco
     ...(req.baseline ? { baseline: req.baseline } : {}),
     ...(req.count ? { count: req.count } : {}),
   });
-  return { ...result, kind: read.kind, shape: read.shape, resolution };
+  const leftOut = leftOutList(read);
+  return { ...result, kind: read.kind, shape: read.shape, resolution, ...(leftOut ? { leftOut } : {}) };
 }

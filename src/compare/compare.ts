@@ -1,4 +1,4 @@
-import type { BenchmarkResult, BenchmarkRow, BenchmarkSourceInfo } from '../benchmark/schema.js';
+import { cellKey, type BenchmarkResult, type BenchmarkRow, type BenchmarkSourceInfo, type UnmeasuredCell } from '../benchmark/schema.js';
 import type { FormatName } from '../formats/types.js';
 import { roundFraction } from '../metadata/format-metadata.js';
 import type { TokenizerName } from '../tokens/types.js';
@@ -66,6 +66,8 @@ export interface RoundTripChange extends EntryId {
 
 export interface EntryRows extends EntryId {
   tokenizers: TokenizerName[];
+  /** A base row the head lacks because the head could not measure it: `not measured in the head: <its reason>`. */
+  reason?: string;
 }
 
 /** One format at one level under one tokenizer, summed over the rows both runs have. */
@@ -118,6 +120,8 @@ export interface Comparison {
   gained_round_trips: RoundTripChange[];
   removed: EntryRows[];
   added: EntryRows[];
+  /** The head's cells a format could not write (its `unmeasured_cells`): compared with nothing, each with why. */
+  not_measured: UnmeasuredCell[];
   timing: TimingComparison;
 }
 
@@ -143,7 +147,12 @@ export function compareResults(base: NamedResult, head: NamedResult, options: { 
   regressions.sort((a, b) => moved(b) - moved(a));
   improvements.sort((a, b) => moved(b) - moved(a));
 
-  const removed = entriesOf(removedRows);
+  // A row the head could not measure is still missing (the gate fails), and says why.
+  const unwritten = new Map((head.result.unmeasured_cells ?? []).map((c) => [cellKey(c), c.reason]));
+  const removed = entriesOf(removedRows).map((e) => {
+    const why = unwritten.get(cellKey(e));
+    return why === undefined ? e : { ...e, reason: `not measured in the head: ${why}` };
+  });
   const added = entriesOf(addedRows);
   return {
     schema: COMPARE_SCHEMA,
@@ -171,6 +180,7 @@ export function compareResults(base: NamedResult, head: NamedResult, options: { 
     gained_round_trips: gained,
     removed,
     added,
+    not_measured: head.result.unmeasured_cells ?? [],
     timing: compareTiming(pairs, base.result, head.result),
   };
 }

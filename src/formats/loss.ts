@@ -1,4 +1,5 @@
 import { memberSegment } from '../json/depth.js';
+import { plural } from '../text/words.js';
 
 /**
  * What a round trip lost, value by value: how many of the original's leaf values did not come back
@@ -105,14 +106,44 @@ export function lossReport(original: unknown, decoded: unknown, shown = LOSS_PAT
   };
 }
 
-/** `41.2% of 1,234 values lost or changed (labels[]: type changed: list -> string, ...)` */
+/**
+ * `41.2% of 1,234 values lost or changed (labels[]: type changed: list -> string, ...)`; a round trip
+ * that lost no value yet is not lossless says what changed instead:
+ * `none of 4 values lost or changed, key order only ((item): key order)`.
+ */
 export function lossSummary(loss: LossReport, paths = 3): string {
   const listed = loss.paths
     .slice(0, paths)
     .map((p) => `${p.path}: ${p.what}`)
     .join('; ');
   const more = loss.paths.length + loss.more_paths - Math.min(paths, loss.paths.length);
-  return `${(loss.share * 100).toFixed(1)}% of ${loss.values.toLocaleString('en-US')} values lost or changed${listed ? ` (${listed}${more > 0 ? `; ${more} more` : ''})` : ''}`;
+  const values = plural(loss.values, 'value');
+  const head =
+    loss.lost === 0 && loss.values > 0
+      ? `none of ${values} lost or changed, ${changedOnly(loss.paths)} only`
+      : `${lostPercent(loss.lost, loss.values, loss.share)} of ${values} lost or changed`;
+  return `${head}${listed ? ` (${listed}${more > 0 ? `; ${more} more` : ''})` : ''}`;
+}
+
+/**
+ * A share of values lost as a percentage, one decimal: `41.2%`. A loss too small to show at one
+ * decimal is `<0.1%`, never a `0.0%` that reads as nothing lost (1 value of 20,000); likewise
+ * `>99.9%` short of all. `share` is the recorded one when there is (over nothing at all it is 1).
+ */
+export function lostPercent(lost: number, values: number, share = values === 0 ? 0 : lost / values): string {
+  if (lost > 0 && share < 0.0005) return '<0.1%';
+  if (lost < values && share >= 0.9995) return '>99.9%';
+  return `${(share * 100).toFixed(1)}%`;
+}
+
+/**
+ * What a round trip changed that is no value (the places a report lists with 0 values lost): `key
+ * order`, `added keys`, `key order and added keys`. What a loss without lost values is, in words.
+ */
+export function changedOnly(paths: readonly Pick<LossPath, 'what' | 'values'>[]): string {
+  const kinds = [...new Set(paths.filter((p) => p.values === 0).map((p) => p.what.replace(/^added: (.*)$/, 'added $1s')))];
+  if (kinds.length === 0) return 'what changes no value';
+  return kinds.length === 1 ? kinds[0]! : `${kinds.slice(0, -1).join(', ')} and ${kinds.at(-1)!}`;
 }
 
 type Kind = 'null' | 'string' | 'number' | 'boolean' | 'list' | 'object';

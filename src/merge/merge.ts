@@ -1,4 +1,4 @@
-import { assembleResult } from '../benchmark/assemble.js';
+import { assembleResult, type Measured } from '../benchmark/assemble.js';
 import type { BenchmarkResult, BenchmarkSourceInfo, MergedPart } from '../benchmark/schema.js';
 import { DataError, UsageError } from '../errors.js';
 import { jsonEqual } from '../json/equal.js';
@@ -21,26 +21,8 @@ export function mergeResults(parts: readonly ResultFile[]): BenchmarkResult {
   const first = parts[0];
   if (!first) throw new UsageError('nothing to merge: give at least one result file');
   for (const part of parts.slice(1)) assertSameMeasurement(first, part);
-  const kinds = new Set(parts.map((p) => p.result.source.kind));
-  if (kinds.size > 1) {
-    const other = parts.find((p) => p.result.source.kind !== first.result.source.kind)!;
-    throw new DataError(
-      `is a ${other.result.source.kind} run and ${first.file} a ${first.result.source.kind} run: merge recorded and live runs separately`,
-      { file: other.file },
-    );
-  }
-
-  const owner = new Map<string, string>();
-  for (const p of parts) {
-    for (const d of p.result.datasets) {
-      const key = [d.provider, d.project, d.dataset, d.label].join(' ');
-      const seen = owner.get(key);
-      if (seen !== undefined)
-        throw new DataError(`measures ${key}, which ${seen} measured too: a dataset may come from one part only`, { file: p.file });
-      owner.set(key, p.file);
-    }
-  }
-
+  assertOneKind(parts, first);
+  assertDisjoint(parts);
   const provenance: MergedPart[] = parts.flatMap((p) =>
     // A part that is itself merged passes its own parts on, so provenance stays flat.
     p.result.merged_from?.length
@@ -48,16 +30,6 @@ export function mergeResults(parts: readonly ResultFile[]): BenchmarkResult {
       : [{ file: p.file, source: p.result.source, datasets: p.result.datasets.length, rows: p.result.rows.length }],
   );
   const head = first.result;
-  const skipped = parts.some((p) => p.result.skipped) ? uniqueJson(parts.flatMap((p) => p.result.skipped ?? [])) : undefined;
-  const unmeasured = parts.some((p) => p.result.unmeasured) ? uniqueJson(parts.flatMap((p) => p.result.unmeasured ?? [])) : undefined;
-  // Parts measure disjoint projects (their datasets may not overlap), so their measured recordings add up.
-  const recordings = parts.some((p) => p.result.recordings)
-    ? {
-        measured: parts.reduce((n, p) => n + (p.result.recordings?.measured ?? 0), 0),
-        unmeasured: unmeasured?.length ?? 0,
-        skipped: skipped?.length ?? 0,
-      }
-    : undefined;
   return {
     ...assembleResult({
       devboy: head.devboy,
@@ -68,14 +40,58 @@ export function mergeResults(parts: readonly ResultFile[]): BenchmarkResult {
       datasets: parts.flatMap((p) => p.result.datasets),
       rows: parts.flatMap((p) => p.result.rows),
       fit: parts.flatMap((p) => p.result.fit),
-      // Each part lists the recordings of its own projects; a recording outside any provider is listed by every part not narrowed to one.
-      ...(skipped ? { skipped } : {}),
-      ...(unmeasured ? { unmeasured } : {}),
-      ...(recordings ? { recordings } : {}),
+      ...recordingLists(parts),
       ...(head.session ? { session: head.session } : {}),
       ...(head.explainers ? { explainers: head.explainers } : {}),
     }),
     merged_from: provenance,
+  };
+}
+
+function assertOneKind(parts: readonly ResultFile[], first: ResultFile): void {
+  const other = parts.find((p) => p.result.source.kind !== first.result.source.kind);
+  if (other)
+    throw new DataError(
+      `is a ${other.result.source.kind} run and ${first.file} a ${first.result.source.kind} run: merge recorded and live runs separately`,
+      { file: other.file },
+    );
+}
+
+function assertDisjoint(parts: readonly ResultFile[]): void {
+  const owner = new Map<string, string>();
+  for (const p of parts) {
+    for (const d of p.result.datasets) {
+      const key = [d.provider, d.project, d.dataset, d.label].join(' ');
+      const seen = owner.get(key);
+      if (seen !== undefined)
+        throw new DataError(`measures ${key}, which ${seen} measured too: a dataset may come from one part only`, { file: p.file });
+      owner.set(key, p.file);
+    }
+  }
+}
+
+/**
+ * The parts' lists of recordings and cells, gathered. Each part lists the recordings of its own
+ * projects; a recording outside any provider is listed by every part not narrowed to one.
+ */
+function recordingLists(parts: readonly ResultFile[]): Pick<Measured, 'skipped' | 'unmeasured' | 'recordings' | 'unmeasured_cells'> {
+  const skipped = parts.some((p) => p.result.skipped) ? uniqueJson(parts.flatMap((p) => p.result.skipped ?? [])) : undefined;
+  const unmeasured = parts.some((p) => p.result.unmeasured) ? uniqueJson(parts.flatMap((p) => p.result.unmeasured ?? [])) : undefined;
+  // Cells belong to datasets, and a dataset to one part: the parts' lists join as they are.
+  const unmeasuredCells = parts.some((p) => p.result.unmeasured_cells) ? parts.flatMap((p) => p.result.unmeasured_cells ?? []) : undefined;
+  // Parts measure disjoint projects (their datasets may not overlap), so their measured recordings add up.
+  const recordings = parts.some((p) => p.result.recordings)
+    ? {
+        measured: parts.reduce((n, p) => n + (p.result.recordings?.measured ?? 0), 0),
+        unmeasured: unmeasured?.length ?? 0,
+        skipped: skipped?.length ?? 0,
+      }
+    : undefined;
+  return {
+    ...(skipped ? { skipped } : {}),
+    ...(unmeasured ? { unmeasured } : {}),
+    ...(recordings ? { recordings } : {}),
+    ...(unmeasuredCells ? { unmeasured_cells: unmeasuredCells } : {}),
   };
 }
 

@@ -86,7 +86,10 @@ function planned(
   if (!isProviderName(provider)) return { datasets: [], notMeasured: [] };
   const plan = planProject(provider, entries);
   return {
-    datasets: plan.datasets.filter(({ kind }) => !kinds || kinds.includes(kind)).map(({ kind, label, files }) => ({ kind, label, files })),
+    // A list's items of another kind (a mixed issues list's pull requests) are a dataset of their own, from the same recording.
+    datasets: plan.datasets
+      .flatMap(({ kind, label, files, alongside }) => [{ kind, label, files }, ...(alongside ? [{ ...alongside, files }] : [])])
+      .filter(({ kind }) => !kinds || kinds.includes(kind)),
     notMeasured: plan.notPlanned,
   };
 }

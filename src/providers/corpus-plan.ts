@@ -12,6 +12,8 @@ export interface PlannedDataset {
   calls: EndpointCall[];
   /** The recordings the calls start from (corpus-relative files), for naming them when one fails. */
   files: string[];
+  /** The dataset of the items of another kind its first API page holds (a mixed issues list's pull requests). */
+  alongside?: { kind: DatasetKind; label: string };
 }
 
 /** A project's plan, and what becomes of the recordings no planned call starts from. */
@@ -65,7 +67,14 @@ export function planProject(provider: ProviderName, entries: readonly CorpusEntr
         singles.set(call.kind, group);
       } else if (isFirstPage(call.params)) {
         const kind = module.recordedKind?.(call, response.body) ?? call.kind;
-        lists.push({ kind, label, calls: [call], files: [file] });
+        const other = module.recordedAlongside?.(call, response.body);
+        lists.push({
+          kind,
+          label,
+          calls: [call],
+          files: [file],
+          ...(other ? { alongside: { kind: other.kind, label: alongsideLabel(label, other.what) } } : {}),
+        });
       } else later = true;
     }
     if (later) laterPages.push(file);
@@ -96,6 +105,11 @@ export function pathAndQuery(url: string): string {
   if (!/^https?:\/\//i.test(url)) return url;
   const parsed = new URL(url);
   return `${parsed.pathname}${parsed.search}`;
+}
+
+/** How a dataset of the items of another kind a list held is labelled: `GET /repos/o/r/issues?state=all (its pull requests)`. */
+export function alongsideLabel(label: string, what: string): string {
+  return `${label} (its ${what})`;
 }
 
 /** Code-unit order: the same on every machine and locale. */

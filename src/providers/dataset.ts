@@ -1,5 +1,5 @@
 import { compact } from './json-read.js';
-import { compare } from './corpus-plan.js';
+import { alongsideLabel, compare } from './corpus-plan.js';
 import { DATASET_KINDS, kindedResult, type Dataset, type DatasetKind, type ProviderName } from '../model/index.js';
 import { PROVIDER_NAMES } from './registry.js';
 import type { CallResult } from './types.js';
@@ -31,6 +31,17 @@ export function toDataset(
     raw: results.flatMap((r) => r.raw),
     requests: results.flatMap((r) => r.requests),
   };
+}
+
+/**
+ * The items of another kind a call's answer held (the pull requests of a GitHub issues list), as a
+ * dataset of their own: the same request, labelled `<label> (its pull requests)`, with the list's
+ * pagination and sort (they came from the same API pages). None when the answer held none.
+ */
+export function alongsideDataset(provider: ProviderName, project: string, label: string, result: CallResult): Dataset | undefined {
+  const other = result.alongside;
+  if (!other || other.items.length === 0) return undefined;
+  return toDataset(provider, project, other.kind, alongsideLabel(label, other.what), [{ ...result, items: other.items, raw: other.raw }]);
 }
 
 /** Provider, project, kind (issues, merge requests, diffs, comments, discussions), label. */

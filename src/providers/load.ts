@@ -17,7 +17,7 @@ import { noRecordingsError } from './corpus-list.js';
 import type { Dataset, ProviderName } from '../model/index.js';
 import { openClient, resolveCredentials } from './client.js';
 import type { CredentialOptions } from './credentials.js';
-import { sortDatasets, toDataset } from './dataset.js';
+import { alongsideDataset, sortDatasets, toDataset } from './dataset.js';
 import { isProviderName, PROVIDER_NAMES, PROVIDERS } from './registry.js';
 import type { CallResult, PagingPolicy, ProgressEvent } from './types.js';
 import type { CompletedExchange } from '../http/transport.js';
@@ -171,8 +171,12 @@ async function replayProject(
       const kind = (results.length === 1 ? results[0]!.kind : undefined) ?? planned.kind;
       const kept = addDataset(datasets, toDataset(provider, project, kind, planned.label, results), options.onProgress);
       results.forEach((result, i) => {
+        // The items of another kind the answer held (a mixed issues list's pull requests) feed a dataset of their own.
+        const other = alongsideDataset(provider, project, planned.label, result);
+        const otherKept = other !== undefined && addDataset(datasets, other, options.onProgress);
+        const fed = (kept && result.items.length > 0) || otherKept;
         for (const file of answeredBy[i]!) {
-          if (kept && result.items.length > 0) ledger.measured(file);
+          if (fed) ledger.measured(file);
           else ledger.note(file, 'no-items', result.leftOut ?? 'its answer holds no items (an empty list)');
         }
       });
@@ -277,6 +281,9 @@ export async function loadLiveDatasets(options: LiveLoadOptions): Promise<Datase
   for (const { kind, result } of results) {
     const label = `GET ${pathAndQuery(result.requests[0] ?? '')}`;
     addDataset(datasets, toDataset(options.provider, project, kind, label, [result]), options.onProgress);
+    // As a replay of the recording measures them: a mixed issues list's pull requests, beside the /pulls list.
+    const other = alongsideDataset(options.provider, project, label, result);
+    if (other) addDataset(datasets, other, options.onProgress);
   }
   return sortDatasets(datasets);
 }

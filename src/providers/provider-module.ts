@@ -47,6 +47,12 @@ export interface ProviderModule {
    * `--list` plans what the replay then measures. Without it, the endpoint's kind.
    */
   recordedKind?(call: EndpointCall, body: JsonValue): DatasetKind | undefined;
+  /**
+   * The items of another kind a recorded first page holds beside the list's own (GitHub: the pull
+   * requests of a mixed issues list), which the replay measures as a dataset of their own: what
+   * they are, so that `--list` plans that dataset too. Without it, none.
+   */
+  recordedAlongside?(call: EndpointCall, body: JsonValue): { kind: DatasetKind; what: string } | undefined;
   /** Pagination and sort of one recorded response of `call`. */
   responseMeta(call: EndpointCall, response: RecordedResponse): { pagination?: Pagination; sort?: SortInfo };
   /** Shapes of this provider's items, most specific first; `browseBase` is the site item links point to. */

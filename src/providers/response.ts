@@ -1,7 +1,16 @@
 import { DataError } from '../errors.js';
 import { isJsonObject, type JsonObject, type JsonValue } from '../json/types.js';
-import { listOf, type DatasetKind, type ItemList, type Pagination, type ProviderName, type SortInfo } from '../model/index.js';
+import {
+  listOf,
+  type DatasetKind,
+  type ItemList,
+  type ModelItem,
+  type Pagination,
+  type ProviderName,
+  type SortInfo,
+} from '../model/index.js';
 import { ShapeError } from './json-read.js';
+import { plural } from '../text/words.js';
 import { PROVIDER_NAMES, PROVIDERS } from './registry.js';
 import { shapeOfList } from './response-shapes.js';
 import type { EndpointCall } from './types.js';
@@ -22,9 +31,33 @@ export type ResponseItems = ItemList & {
   single?: boolean;
   /** The value was a recorded exchange; `path` and `single` describe its response body. */
   exchange?: boolean;
-  /** Items the list held that are not of its kind and were left out (GitHub's pull requests in an issue list). */
-  dropped?: { what: string; keys: string[] };
+  /**
+   * Items the list held that are not of its kind and were left out (GitHub's pull requests in an
+   * issue list): what they are, their keys, and the kind they are read as when asked for (`--type`).
+   */
+  dropped?: { what: string; keys: string[]; kind?: DatasetKind };
 };
+
+/** A list of another kind the input held beside the one read: how many, what they are, and the `--type` that reads them. */
+export interface LeftOutList {
+  items: number;
+  what: string;
+  type: DatasetKind;
+}
+
+/** The list of another kind a read left out (a GitHub issues list's pull requests), when there is one. */
+export function leftOutList(read: Pick<ResponseItems, 'dropped'>): LeftOutList | undefined {
+  const d = read.dropped;
+  return d?.kind ? { items: d.keys.length, what: d.what, type: d.kind } : undefined;
+}
+
+/**
+ * What a reader must be told when the input held a list of another kind too, left out of this one:
+ * `51 pull requests left out: they are a list of their own (--type merge_requests formats them)`.
+ */
+export function leftOutNote(leftOut: LeftOutList, verb: string): string {
+  return `${plural(leftOut.items, leftOut.what.replace(/s$/, ''), leftOut.what)} left out: they are a list of their own (--type ${leftOut.type} ${verb} them)`;
+}
 
 /**
  * What `devboy format` accepts, recognised from the value itself:
@@ -113,14 +146,16 @@ function fromList(list: JsonValue[], browseBase: string | undefined, file: strin
   if (mismatch !== undefined) throw new DataError(`item ${mismatch + 1} of the list is not like the first (${shape.name})`, { file });
   const drop = shape.drop;
   const kept = drop ? list.filter((v) => !drop.test(v)) : list;
-  if (kept.length === 0 && shape.allDropped)
-    return {
-      ...listOf(shape.allDropped.kind, shape.allDropped.normalize(list)),
-      shape: shape.allDropped.name,
-      raw: list,
-      rawAligned: true,
-      path: [],
-    };
+  const other = shape.allDropped;
+  // The list's items of the other kind: the whole list when it holds nothing else (pull requests
+  // only), or, a mixed list being two lists as the benchmark measures it, when they are asked for
+  // (`--type merge_requests` on a GitHub issues list): then the list's own are left out and named.
+  if (drop && other && kept.length < list.length && (kept.length === 0 || kind === other.kind)) {
+    const mine = list.filter((v) => drop.test(v));
+    const own =
+      kept.length > 0 ? { dropped: { what: shape.kind.replace('_', ' '), keys: shape.normalize(kept).map(keyOf), kind: shape.kind } } : {};
+    return { ...listOf(other.kind, other.normalize(mine)), shape: other.name, raw: mine, rawAligned: true, path: [], ...own };
+  }
   if (kind !== undefined && shape.kind !== kind)
     throw new DataError(`cannot tell what these items are: not GitHub, GitLab, Jira or devboy${wanted} items (they are ${shape.name})`, {
       file,
@@ -133,6 +168,8 @@ function fromList(list: JsonValue[], browseBase: string | undefined, file: strin
             list.filter((v) => drop.test(v)),
             list,
           ),
+          // They are a list of their own, read when asked for.
+          ...(other ? { kind: other.kind } : {}),
         }
       : undefined;
   return {
@@ -143,6 +180,11 @@ function fromList(list: JsonValue[], browseBase: string | undefined, file: strin
     path: [],
     ...(dropped ? { dropped } : {}),
   };
+}
+
+/** An item's key, to name it when it is left out (`gh#12`). */
+function keyOf(item: ModelItem): string {
+  return 'key' in item && typeof item.key === 'string' ? item.key : '?';
 }
 
 function pathOf(url: string): string {

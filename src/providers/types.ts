@@ -33,11 +33,25 @@ export interface CallResult {
   kind?: DatasetKind;
   /** Why items the answer held were left out, when none is left (a pull request read through GitHub's issues API). */
   leftOut?: string;
+  /**
+   * Items of another kind the answer held beside the call's own (GitHub's issues API lists pull
+   * requests among the issues): a dataset of their own, labelled with the request and `(its <what>)`.
+   */
+  alongside?: AlongsideItems;
   items: ModelItem[];
   raw: JsonValue[];
   pagination?: Pagination;
   sort_info?: SortInfo;
   requests: string[];
+}
+
+/** Items of another kind than a list's own, from the same API pages (raw and model items aligned). */
+export interface AlongsideItems {
+  kind: DatasetKind;
+  /** What they are, plural: `pull requests`. */
+  what: string;
+  items: ModelItem[];
+  raw: JsonValue[];
 }
 
 /** A provider's real client library, connected to devboy's transport. */

@@ -6,7 +6,7 @@ import type { MethodContrast } from '../benchmark/method-contrast.js';
 import { SPEED_REFERENCE } from '../benchmark/speed.js';
 import { rangeFromZero, xyBarChart } from './mermaid.js';
 import { fewerOrMore, int, plural } from '../text/words.js';
-import { header, recordingsLine } from './header.js';
+import { header, recordingsLine, unmeasuredCellsText } from './header.js';
 import { familyMarkdownLines } from './families.js';
 import { answerText, lossCell, lostShare, places } from './losses.js';
 import { lossSummary } from '../formats/loss.js';
@@ -38,6 +38,7 @@ export function benchmarkMarkdown(result: BenchmarkResult): string {
     ...recordingsMarkdown(result),
     ...skippedMarkdown(result),
     ...roundTripsMarkdown(result, s),
+    ...unmeasuredCellsMarkdown(result),
     ...perDatasetMarkdown(result, s, words),
   ].join('\n');
 }
@@ -76,7 +77,7 @@ function totalsMarkdown(result: BenchmarkResult, s: BenchmarkSummary, words: Wor
       row([
         mdName(t.level),
         ...t.cells.map((c) => {
-          const text = `${int(c.tokens)} (${pct(c.saving)}), ${plural(c.pages, 'page')}${c.lossyRows ? ` ⚠ ${c.lossyRows} lossy${lostShare(s, c.format, t.level)}` : ''}`;
+          const text = `${int(c.tokens)} (${pct(c.saving)}), ${plural(c.pages, 'page')}${c.lossyRows ? ` ⚠ ${c.lossyRows} lossy${lostShare(s, c.format, t.level)}` : ''}${c.unmeasured ? ` ⚠ ${int(c.unmeasured)} not measured` : ''}`;
           return c.format === t.winner ? `**${text}**` : text;
         }),
       ]),
@@ -208,6 +209,21 @@ function skippedMarkdown(result: BenchmarkResult): string[] {
       (x) =>
         `- ${mdCode(`${x.file}${x.line !== undefined ? `:${x.line}${x.col !== undefined ? `:${x.col}` : ''}` : ''}`)}: ${mdCode(x.reason)}`,
     ),
+  ];
+}
+
+/** The cells a format cannot write, each with its reason; nothing when every cell was measured. */
+function unmeasuredCellsMarkdown(result: BenchmarkResult): string[] {
+  const cells = result.unmeasured_cells ?? [];
+  const text = unmeasuredCellsText(cells);
+  if (!text) return [];
+  return [
+    '',
+    '### Not measured',
+    '',
+    `${text}.`,
+    '',
+    ...cells.map((c) => `- ${datasetTitle(c)} ${mdName(c.level)} ${mdName(c.format)}: ${mdCode(c.reason)}`),
   ];
 }
 

@@ -9,6 +9,7 @@ import type { Level } from '../trim/levels.js';
 import { plural, savedPct } from '../text/words.js';
 import { baselineFormatOf, MEASURED_BASELINES, type MeasuredBaseline } from '../metadata/format-metadata.js';
 import { groupBy } from '../group-by.js';
+import { changedOnly } from '../formats/loss.js';
 
 /** The views every exporter shows, computed once from a result so table and Markdown agree. */
 export interface BenchmarkSummary {
@@ -67,8 +68,11 @@ export interface Answer {
   format?: FormatName;
   /** Its saving against the baseline, summed tokens over summed tokens (negative: it costs more). */
   saving?: number;
-  /** The share of values the user's format loses at this level, over the `lossyRows` of `rows` datasets it does not round-trip. */
-  baselineLoss?: { share: number; lossyRows: number; rows: number };
+  /**
+   * The values the user's format loses at this level, of the `values` of the `lossyRows` of `rows`
+   * datasets it does not round-trip; when it loses none, what it changes instead (`key order`).
+   */
+  baselineLoss?: { lost: number; values: number; lossyRows: number; rows: number; changed: string };
   /** The other levels' best formats and savings, for the rest of the line. */
   others: { level: Level; format?: FormatName; saving?: number }[];
 }
@@ -112,6 +116,8 @@ export interface TotalCell {
   saving: number;
   pages: number;
   lossyRows: number;
+  /** Datasets the format could not write at this level (`unmeasured_cells`): its sums leave them out, so it ranks nowhere. */
+  unmeasured: number;
 }
 
 export interface DatasetView {
@@ -119,7 +125,8 @@ export interface DatasetView {
   /** What the title is made of, for exporters that escape each part for their sink. */
   dataset: DatasetEntry;
   items: number;
-  levels: { level: Level; cells: Map<FormatName, BenchmarkRow>; winner?: FormatName }[];
+  /** Per level: each format's row, the formats that could not write the dataset there, and the winner. */
+  levels: { level: Level; cells: Map<FormatName, BenchmarkRow>; unmeasured: Set<FormatName>; winner?: FormatName }[];
 }
 
 export function summarize(result: BenchmarkResult): BenchmarkSummary {
@@ -133,6 +140,7 @@ export function summarize(result: BenchmarkResult): BenchmarkSummary {
 
   const totals = totalsOf(result, primary);
   const titles = datasetTitles(result.datasets);
+  const unwrittenHere = groupBy(result.unmeasured_cells ?? [], (c) => `${c.provider}|${c.project}|${c.dataset}|${c.label}|${c.level}`);
   const datasets: DatasetView[] = result.datasets.map((d, i) => ({
     title: titles[i]!,
     dataset: d,
@@ -144,7 +152,10 @@ export function summarize(result: BenchmarkResult): BenchmarkSummary {
         if (r) cells.set(f, r);
       }
       const w = winnerOf([...cells.values()]);
-      return { level, cells, ...(w ? { winner: w } : {}) };
+      const unmeasured = new Set(
+        (unwrittenHere.get(`${d.provider}|${d.project}|${d.dataset}|${d.label}|${level}`) ?? []).map((c) => c.format),
+      );
+      return { level, cells, unmeasured, ...(w ? { winner: w } : {}) };
     }),
   }));
 
@@ -180,6 +191,7 @@ type RowOf = (d: DatasetEntry, level: Level, format: FormatName, tokenizer: Toke
 /** Per level and format, summed over datasets under the primary tokenizer; the level's winner is the lossless candidate with the fewest tokens. */
 function totalsOf(result: BenchmarkResult, primary: TokenizerName): BenchmarkSummary['totals'] {
   const { formats, levels } = result.settings;
+  const unwritten = groupBy(result.unmeasured_cells ?? [], (c) => `${c.level}|${c.format}`);
   return levels.map((level) => {
     const cells = formats.map((format) => {
       const rows = result.rows.filter((r) => r.level === level && r.format === format && r.tokenizer === primary);
@@ -191,9 +203,11 @@ function totalsOf(result: BenchmarkResult, primary: TokenizerName): BenchmarkSum
         saving: base === 0 ? 0 : 1 - tokens / base,
         pages: sum(rows.map((r) => r.pages)),
         lossyRows: rows.filter((r) => !r.lossless).length,
+        unmeasured: unwritten.get(`${level}|${format}`)?.length ?? 0,
       };
     });
-    const lossless = cells.filter((c) => c.lossyRows === 0 && isCandidate(c.format));
+    // Totals over fewer datasets are no match for the others': a format is ranked only where it wrote every dataset.
+    const lossless = cells.filter((c) => c.lossyRows === 0 && c.unmeasured === 0 && isCandidate(c.format));
     const winner = lossless.length ? lossless.reduce((a, b) => (b.tokens < a.tokens ? b : a)).format : undefined;
     return { level, cells, ...(winner ? { winner } : {}) };
   });
@@ -330,7 +344,11 @@ function answerOf(result: BenchmarkResult, totals: BenchmarkSummary['totals'], l
     ...pick(main),
     baseline,
     label,
-    ...(own && own.values > 0 ? { baselineLoss: { share: own.lost / own.values, lossyRows: own.lossyRows, rows: own.rows } } : {}),
+    ...(own && own.values > 0
+      ? {
+          baselineLoss: { lost: own.lost, values: own.values, lossyRows: own.lossyRows, rows: own.rows, changed: changedOnly(own.paths) },
+        }
+      : {}),
     others: totals.filter((t) => t !== main).map(pick),
   };
 }
@@ -361,17 +379,18 @@ function recommend(result: BenchmarkResult, primary: TokenizerName, levels: Leve
   for (const kind of kinds) {
     for (const level of levels) {
       const rows = result.rows.filter((r) => r.dataset === kind && r.level === level && r.tokenizer === primary);
+      const datasets = new Set(rows.map(dsKey)).size;
       const cells = formats.map((format) => {
         const mine = rows.filter((r) => r.format === format);
         return {
           format,
           tokens: sum(mine.map((r) => r.tokens)),
           base: sum(mine.map((r) => r.savings.baseline_tokens)),
-          lossless: mine.length > 0 && mine.every((r) => r.lossless),
+          // Lossless on every dataset of the kind, and measured on every one (a format that cannot write one has fewer rows).
+          lossless: mine.length > 0 && mine.length === datasets && mine.every((r) => r.lossless),
         };
       });
       const ranked = cells.filter((c) => c.lossless && isCandidate(c.format)).sort((a, b) => a.tokens - b.tokens);
-      const datasets = new Set(rows.map(dsKey)).size;
       const [first, second] = ranked;
       out.push({
         kind,

@@ -4,7 +4,7 @@ import { pct, saved, SMALL_EDGE, summarize, type BenchmarkSummary } from './benc
 import type { MethodContrast } from '../benchmark/method-contrast.js';
 import type { RenderOptions } from './exporter.js';
 import { SPEED_REFERENCE } from '../benchmark/speed.js';
-import { header, lossyText, recordingsLine, skippedLines, unmeasuredLines } from './header.js';
+import { header, lossyText, recordingsLine, skippedLines, unmeasuredCellLines, unmeasuredCellsLine, unmeasuredLines } from './header.js';
 import { fewerOrMore, int, plural } from '../text/words.js';
 import { baselineFormatOf } from '../metadata/format-metadata.js';
 import { familyDetailLines, familySummaryLines } from './families.js';
@@ -118,7 +118,13 @@ function totalsLines(r: Report): void {
           return c.format === x.winner ? r.star(text) : text;
         }),
       ],
-      ['  pages', ...x.cells.map((c) => `${int(c.pages)}${c.lossyRows ? `, ${c.lossyRows} lossy${lostShare(s, c.format, x.level)}` : ''}`)],
+      [
+        '  pages',
+        ...x.cells.map(
+          (c) =>
+            `${int(c.pages)}${c.lossyRows ? `, ${c.lossyRows} lossy${lostShare(s, c.format, x.level)}` : ''}${c.unmeasured ? `, ${int(c.unmeasured)} not measured` : ''}`,
+        ),
+      ],
     ]),
   });
 }
@@ -166,6 +172,10 @@ function checkLines(r: Report, details: boolean): void {
   if (details) out.push(lossyText(result));
   else r.para(lossySummary(result));
   for (const line of lossLines(s)) out.push(...foldLine(t(line), width));
+  const unwritten = unmeasuredCellsLine(result, details ? 'below' : 'under --details (or --json)');
+  if (unwritten) r.para(unwritten);
+  // --details names every cell, as wide as its reason.
+  if (details) out.push(...unmeasuredCellLines(result.unmeasured_cells ?? []));
   const recordings = recordingsLine(result, details ? 'below' : 'under --details (or --json)');
   if (recordings) r.para(recordings);
   // --details names every recording not measured, as skipped ones are always named.
@@ -187,7 +197,7 @@ function perDatasetLines(r: Report): void {
         `  ${t(l.level)}`,
         ...s.formats.map((f) => {
           const row = l.cells.get(f);
-          if (!row) return '';
+          if (!row) return l.unmeasured.has(f) ? 'not measured' : '';
           const change = f === r.baselineFormat ? '' : ` ${pct(row.savings.encoder)}`;
           const text = `${int(row.tokens)}${change}${row.pages > 1 ? ` ${int(row.pages)}p` : ''}${row.lossless ? '' : ' !'}`;
           return f === l.winner ? r.star(text) : text;

@@ -18,6 +18,7 @@ import { mdTokenizer } from './md-names.js';
 import { tokenizerLabel } from '../tokens/registry.js';
 import { rangeAround, xyBarChart } from './mermaid.js';
 import { int } from '../text/words.js';
+import { unmeasuredCellsText } from './header.js';
 
 /** Rows shown before the rest of a list is folded away: the report should read in seconds. */
 const SHOWN = 10;
@@ -162,7 +163,9 @@ function listSections(c: Comparison, v: CompareView, most: number, options: Rend
           mdEntryTitle(e),
           mdName(e.level),
           mdName(e.format),
-          last === 'reason' ? mdCode(e.reason ?? '') : (e.tokenizers ?? []).map(mdTokenizer).join(', '),
+          last === 'reason'
+            ? mdCode(e.reason ?? '')
+            : `${(e.tokenizers ?? []).map(mdTokenizer).join(', ')}${e.reason ? `: ${mdCode(e.reason)}` : ''}`,
         ]),
       );
     out.push(...folded(head, lines, list.length, options));
@@ -173,7 +176,24 @@ function listSections(c: Comparison, v: CompareView, most: number, options: Rend
   entries(`Improvements: tokens shrank more than ${tolerance(c.max_regression)}`, c.improvements);
   listed('Round-trip now', c.gained_round_trips, 'reason');
   listed('New in the head', c.added, 'tokenizers');
+  out.push(...notMeasuredSection(c, most, options));
   return out;
+}
+
+/** Cells the head could not write (a format refused a value), with the encoder's reason. */
+function notMeasuredSection(c: Comparison, most: number, options: RenderOptions): string[] {
+  const unwritten = unmeasuredCellsText(c.not_measured);
+  if (!unwritten) return [];
+  const head = [row(['dataset', 'level', 'format', 'reason']), row(['---', '---', '---', '---'])];
+  const lines = c.not_measured.slice(0, most).map((x) => row([mdEntryTitle(x), mdName(x.level), mdName(x.format), mdCode(x.reason)]));
+  return [
+    '',
+    `### Not measured in the head (${plural(c.not_measured.length, 'cell')})`,
+    '',
+    `${unwritten}; compared with nothing.`,
+    '',
+    ...folded(head, lines, c.not_measured.length, options),
+  ];
 }
 
 /** Timing, folded at the end. */

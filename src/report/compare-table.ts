@@ -7,6 +7,7 @@ import { figureText } from './speed-view.js';
 import { int } from '../text/words.js';
 import { DEFAULT_WIDTH, foldLine } from '../text/fold.js';
 import { renderTable, type TextTable } from './text-table.js';
+import { unmeasuredCellLines, unmeasuredCellsText } from './header.js';
 import {
   changeText,
   compareView,
@@ -95,8 +96,21 @@ export function compareTable(c: Comparison, options: RenderOptions = {}): string
   entries(`Improvements: shrank more than ${tolerance(c.max_regression)}`, c.improvements);
   listed('Round-trip now', c.gained_round_trips);
   listed('New in the head', c.added);
+  const unwritten = unmeasuredCellsText(c.not_measured);
+  if (unwritten) {
+    out.push('');
+    para(`Not measured in the head: ${unwritten}; compared with nothing:`);
+    out.push(...unmeasuredCellLines(c.not_measured));
+  }
 
   out.push('');
+  timingPart(c, para, table);
+  // Tables pad their last column; trailing blanks only get in the way of a log.
+  return `${out.join('\n').replace(/[ \t]+$/gm, '')}\n`;
+}
+
+/** Timing, informational: the per-format table and the warning when too few runs rank nothing. */
+function timingPart(c: Comparison, para: (text: string) => void, table: (tbl: TextTable) => void): void {
   para(timingTitle(c));
   if (c.timing.per_format.length) {
     table({
@@ -110,8 +124,6 @@ export function compareTable(c: Comparison, options: RenderOptions = {}): string
   }
   const few = timingWarning(c);
   if (few) para(`! ${few}`);
-  // Tables pad their last column; trailing blanks only get in the way of a log.
-  return `${out.join('\n').replace(/[ \t]+$/gm, '')}\n`;
 }
 
 export function timingTitle(c: Comparison): string {

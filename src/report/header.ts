@@ -1,4 +1,4 @@
-import type { BenchmarkResult } from '../benchmark/schema.js';
+import type { BenchmarkResult, UnmeasuredCell } from '../benchmark/schema.js';
 import { lossSummary } from '../formats/loss.js';
 import { skippedText, UNMEASURED_CAUSES, type UnmeasuredCause } from '../replay/corpus.js';
 import { EMBEDDED_CORPUS_LABEL } from '../replay/embedded-corpus.js';
@@ -93,4 +93,27 @@ export function recordingsLine(result: BenchmarkResult, where: string): string |
 /** Every recording read but not measured, `file: reason`, escaped for a terminal. */
 export function unmeasuredLines(result: BenchmarkResult): string[] {
   return (result.unmeasured ?? []).map((u) => `  ${terminalText(`${u.file}: ${u.reason}`)}`);
+}
+
+/**
+ * `8 dataset/level/format cells a format cannot write (toon 4, gcf 4)`: the cells a run has no rows
+ * for, counted per format; nothing when every cell was measured. Format names are the registry's.
+ */
+export function unmeasuredCellsText(cells: readonly Pick<UnmeasuredCell, 'format'>[]): string | undefined {
+  if (cells.length === 0) return undefined;
+  const perFormat = new Map<string, number>();
+  for (const c of cells) perFormat.set(c.format, (perFormat.get(c.format) ?? 0) + 1);
+  const counts = [...perFormat].map(([format, n]) => `${format} ${int(n)}`).join(', ');
+  return `${plural(cells.length, 'dataset/level/format cell')} a format cannot write (${counts})`;
+}
+
+/** The summary's line on the cells not measured, or nothing when every cell was. */
+export function unmeasuredCellsLine(result: BenchmarkResult, where: string): string | undefined {
+  const text = unmeasuredCellsText(result.unmeasured_cells ?? []);
+  return text && `Not measured: ${text}; each with its reason ${where}.`;
+}
+
+/** Every cell not measured, `provider project kind level format: reason`, escaped for a terminal. */
+export function unmeasuredCellLines(cells: readonly UnmeasuredCell[]): string[] {
+  return cells.map((c) => `  ${terminalText(`${c.provider} ${c.project} ${c.dataset} ${c.level} ${c.format}`)}: ${terminalText(c.reason)}`);
 }

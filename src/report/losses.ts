@@ -2,6 +2,7 @@ import { tokenizerLabel } from '../tokens/registry.js';
 import type { TokenizerName } from '../tokens/types.js';
 import type { Answer, BenchmarkSummary, LossView } from './benchmark-summary.js';
 import { int, plural } from '../text/words.js';
+import { changedOnly, lostPercent } from '../formats/loss.js';
 
 /**
  * The answer line and what the lossy formats lose, as the terminal and Markdown reports print them
@@ -15,8 +16,9 @@ export function answerText(a: Answer, primary: TokenizerName): string {
     a.format === undefined
       ? `against ${a.label}, no candidate format round-trips every dataset at ${a.level} level`
       : `against ${a.label}, ${a.format} ${savesOrCosts(a.saving ?? 0)} ${under} at ${a.level} level, losslessly`;
-  const own = a.baselineLoss
-    ? ` (${a.label} loses ${percent(a.baselineLoss.share)} of the values of the ${a.baselineLoss.lossyRows} of ${plural(a.baselineLoss.rows, 'dataset')} it does not round-trip)`
+  const lost = a.baselineLoss;
+  const own = lost
+    ? ` (${a.label} loses ${lost.lost === 0 ? 'none' : lostPercent(lost.lost, lost.values)} of the values of the ${lost.lossyRows} of ${plural(lost.rows, 'dataset')} it does not round-trip${lost.lost === 0 ? `: ${lost.changed} only` : ''})`
     : '';
   const rest = a.others.map((o) => (o.format ? `${o.level}: ${o.format} ${signed(o.saving ?? 0)}` : `${o.level}: none lossless`));
   return `Answer: ${head}${own}${rest.length ? `; ${rest.join(', ')}` : ''}`;
@@ -36,10 +38,14 @@ export function lossLines(s: BenchmarkSummary): string[] {
  * count), so each says so: read as a share of all values it would claim far more than was lost.
  */
 
-/** `, 41.2% of their values lost` (after `28 lossy`): what a lossy cell of the totals lost, when the result records it. */
+/**
+ * `, 41.2% of their values lost` (after `28 lossy`): what a lossy cell of the totals lost, when the
+ * result records it; `: key order only, no value lost` when the round trips lost no value.
+ */
 export function lostShare(s: BenchmarkSummary, format: string, level: string): string {
   const l = s.losses.find((x) => x.format === format && x.level === level);
-  return l && l.values > 0 ? `, ${percent(l.lost / l.values)} of their values lost` : '';
+  if (!l || l.values === 0) return '';
+  return l.lost === 0 ? `: ${changedOnly(l.paths)} only, no value lost` : `, ${lostPercent(l.lost, l.values)} of their values lost`;
 }
 
 /** `3 of 93 datasets lossy, 41.2% of their 12,345 values lost` */
@@ -47,7 +53,8 @@ export function lossCell(l: LossView): string {
   const lossy = `${l.lossyRows} of ${plural(l.rows, 'dataset')} lossy`;
   // Results written before the loss report have no value counts: say so rather than claim 0%.
   if (l.values === 0) return `${lossy} (values lost not recorded in this result)`;
-  return `${lossy}, ${percent(l.lost / l.values)} of their ${plural(l.values, 'value')} lost`;
+  if (l.lost === 0) return `${lossy}: ${changedOnly(l.paths)} only, none of their ${plural(l.values, 'value')} lost`;
+  return `${lossy}, ${lostPercent(l.lost, l.values)} of their ${plural(l.values, 'value')} lost`;
 }
 
 /** ` (labels[]: type changed: list -> string, 1,234; ...)` */

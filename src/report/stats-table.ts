@@ -1,5 +1,6 @@
 import { isCandidate } from '../formats/info.js';
 import { lossSummary } from '../formats/loss.js';
+import { leftOutNote } from '../providers/response.js';
 import type { FormatName } from '../formats/types.js';
 import type { Recommendation, StatsResult, StatsRow } from '../stats/stats.js';
 import { ms, pct } from './benchmark-summary.js';
@@ -15,13 +16,8 @@ import { renderTable, type TextTable } from './text-table.js';
  */
 export function statsTable(s: StatsResult, width = DEFAULT_WIDTH): string {
   const { input, settings } = s;
-  const holds = input.shape ? `${input.shape}, ${plural(input.items ?? 0, 'item')}` : undefined;
-  const what =
-    input.measured === 'items'
-      ? `${holds}: the provider items alone (--items), not the whole input`
-      : `the whole input as given (${holds ? `it holds ${holds}; --items measures them alone` : t(input.note ?? 'not a provider response')})`;
   const out = [
-    `devboy stats: ${t(input.file)} (${input.format}, ${int(input.bytes)} bytes): ${what}`,
+    `devboy stats: ${t(input.file)} (${input.format}, ${int(input.bytes)} bytes): ${inputText(input)}`,
     ...listLines(
       'tokenizers',
       s.tokenizers.map((t) => `${t.name} (${t.implementation})`),
@@ -78,6 +74,18 @@ export function statsTable(s: StatsResult, width = DEFAULT_WIDTH): string {
   }
   // Every line folds to the width, long words (a file's path) too; tables are fitted already.
   return `${out.flatMap((l) => (l.includes('\n') ? [l] : foldLine(l, width))).join('\n')}\n`;
+}
+
+/** What the figures are of: the whole input as given, or (--items) its provider items. */
+function inputText(input: StatsResult['input']): string {
+  const holds = input.shape ? `${input.shape}, ${plural(input.items ?? 0, 'item')}` : undefined;
+  // A list of another kind beside the items (a GitHub issues list's pull requests) is never left out unsaid.
+  const left = input.left_out;
+  if (input.measured === 'items')
+    return `${holds}: the provider items alone (--items), not the whole input${left ? `; ${leftOutNote(left, 'measures')}` : ''}`;
+  if (!holds) return `the whole input as given (${t(input.note ?? 'not a provider response')})`;
+  const other = left ? `, --type ${left.type} its ${plural(left.items, left.what.replace(/s$/, ''), left.what)}` : '';
+  return `the whole input as given (it holds ${holds}; --items measures them alone${other})`;
 }
 
 /**

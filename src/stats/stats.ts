@@ -6,7 +6,7 @@ import type { Input } from '../io/read-input.js';
 import { isJsonObject, type JsonValue } from '../json/types.js';
 import { baselineFormatOf, roundFraction, savingAgainst, type MeasuredBaseline } from '../metadata/format-metadata.js';
 import type { DatasetKind, ModelItem } from '../model/index.js';
-import { readResponse, type ResponseItems } from '../providers/response.js';
+import { leftOutList, readResponse, type LeftOutList, type ResponseItems } from '../providers/response.js';
 import { loadTokenizer } from '../tokens/registry.js';
 import type { Tokenizer, TokenizerName } from '../tokens/types.js';
 import { itemsAtLevel, DETAIL_LEVELS, type Level } from '../trim/levels.js';
@@ -96,6 +96,11 @@ export interface StatsResult {
     note?: string;
     kind: DatasetKind | null;
     items: number | null;
+    /**
+     * Items of another kind the input holds beside those (a GitHub issues list's pull requests): a
+     * list of their own that `--items` leaves out, and the `--type` that measures them instead.
+     */
+    left_out?: LeftOutList;
   };
   settings: { budget: number; runs: number; savings_baseline: MeasuredBaseline; levels: Level[]; formats: FormatName[] };
   tokenizers: { name: TokenizerName; estimate: boolean; implementation: string }[];
@@ -162,6 +167,7 @@ export async function computeStats(req: StatsRequest): Promise<StatsResult> {
       ...('note' in recognised ? { note: recognised.note } : {}),
       kind: read?.kind ?? null,
       items: read ? read.items.length : null,
+      ...(read && leftOutList(read) ? { left_out: leftOutList(read)! } : {}),
     },
     settings: {
       budget: req.budget,

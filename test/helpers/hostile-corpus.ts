@@ -39,6 +39,12 @@ export function sourceItems(): JsonObject[] {
   return (JSON.parse(readFileSync(join(corpusDir(), SOURCE), 'utf8')) as { response: { body: JsonObject[] } }).response.body;
 }
 
+/** The source page's issues and its pull requests, apart, each in list order. */
+export function sourceIssuesAndPulls(): { issues: JsonObject[]; prs: JsonObject[] } {
+  const items = sourceItems();
+  return { issues: items.filter((i) => !('pull_request' in i)), prs: items.filter((i) => 'pull_request' in i) };
+}
+
 export function makeHostileCorpus(prefix = 'devboy-hostile-'): string {
   const root = mkdtempSync(join(tmpdir(), prefix));
   const src = JSON.parse(readFileSync(join(corpusDir(), SOURCE), 'utf8')) as { response: { body: JsonObject[] }; provenance: JsonObject };

@@ -108,6 +108,11 @@ export function withHostileData(result: BenchmarkResult, strings: readonly strin
     { file: next(), cause: 'duplicate', reason: next() },
   ];
   r.recordings = { measured: 3, unmeasured: r.unmeasured.length, skipped: r.skipped.length };
+  // A cell a format could not write, of a dataset (and project) named from data, with a reason from data.
+  const d = r.datasets[0]!;
+  r.unmeasured_cells = [
+    { provider: d.provider, project: `${next()}#cell`, dataset: d.dataset, label: next(), level: 'raw', format: 'toon', reason: next() },
+  ];
   for (const t of r.tokenizers) t.implementation = next();
   for (const f of r.formats) f.implementation = next();
   if (r.settings.session !== undefined) r.settings.session = next();

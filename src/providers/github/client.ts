@@ -6,7 +6,7 @@ import { asArray, asObject } from '../json-read.js';
 import { parseLinkHeader } from '../link-header.js';
 import { PageTrail } from '../page-trail.js';
 import type { ModelItem } from '../../model/index.js';
-import type { CallResult, ClientOptions, EndpointCall, PagingPolicy, ProviderClient } from '../types.js';
+import type { AlongsideItems, CallResult, ClientOptions, EndpointCall, PagingPolicy, ProviderClient } from '../types.js';
 import { githubSortInfo } from './endpoints.js';
 import {
   githubComment,
@@ -17,6 +17,7 @@ import {
   githubPull,
   githubReviewThreads,
   isPullRequestItem,
+  PULL_REQUESTS_ALONGSIDE,
   pullRequestsOnly,
 } from './normalize.js';
 import { githubPagination, type GithubPage } from './pagination.js';
@@ -158,8 +159,9 @@ async function collect(
   const requests: string[] = [];
   let totalCount: number | undefined;
   let kept = 0;
-  // The pull requests of an issues list, while it holds nothing else: a list of them only is measured as merge requests.
-  let pullsOnly: JsonValue[] | undefined = shape.skipPullRequests ? [] : undefined;
+  // The pull requests of an issues list: a list of them only is measured as merge requests, and
+  // those of a mixed list as merge requests beside its issues (every item is measured).
+  const pulls: JsonValue[] = [];
   let fetchPage = first;
   const trail = new PageTrail();
   for (;;) {
@@ -172,26 +174,30 @@ async function collect(
     const items = read.items;
     if (read.totalCount !== undefined) totalCount = read.totalCount;
     pages.push({ url: exchange.url, link, count: items.length });
-    const keptItems = shape.skipPullRequests ? items.filter((v) => !isPullRequestItem(v)) : items;
     // One push per item: spreading a page of 100k+ items into arguments overflows the stack.
-    for (const item of keptItems) raw.push(item);
-    kept += keptItems.length;
-    if (pullsOnly && keptItems.length > 0) pullsOnly = undefined;
-    else if (pullsOnly) for (const item of items) pullsOnly.push(item);
-    const counted = pullsOnly ? pullsOnly.length : kept;
+    for (const item of items) {
+      if (shape.skipPullRequests && isPullRequestItem(item)) pulls.push(item);
+      else raw.push(item);
+    }
+    kept = raw.length;
+    // `limit` counts the list's own items; a list of pull requests only, those.
+    const counted = kept === 0 ? pulls.length : kept;
     const next = nextPageUrl(link, trail, paging, pages.length, counted);
     if (next === undefined) break;
     fetchPage = () => octokit.request({ method: 'GET', url: next });
   }
   const sort = githubSortInfo(call.endpoint, call.params);
   const pagination = githubPagination(pages, totalCount);
-  if (pullsOnly && pullRequestsOnly(pullsOnly)) {
-    const pulls = pullsOnly;
+  if (raw.length === 0 && pullRequestsOnly(pulls)) {
     const items = readShape(ctx, transport, () => githubIssuePulls(pulls));
     return { kind: 'merge_requests', items, raw: pulls, pagination, ...(sort ? { sort_info: sort } : {}), requests };
   }
   const items = readShape(ctx, transport, () => shape.toItems(raw));
-  return { items, raw, pagination, ...(sort ? { sort_info: sort } : {}), requests };
+  const alongside: AlongsideItems | undefined =
+    pulls.length > 0
+      ? { ...PULL_REQUESTS_ALONGSIDE, items: readShape(ctx, transport, () => githubIssuePulls(pulls)), raw: pulls }
+      : undefined;
+  return { items, raw, pagination, ...(sort ? { sort_info: sort } : {}), requests, ...(alongside ? { alongside } : {}) };
 }
 
 /** The next API page, unless the list ends or loops there, or the paging policy's limits are reached. */

@@ -1,5 +1,5 @@
 import type { JsonObject, JsonValue } from '../../json/types.js';
-import type { CodePosition, Comment, Discussion, FileDiff, Issue, MergeRequest, User } from '../../model/index.js';
+import type { CodePosition, Comment, DatasetKind, Discussion, FileDiff, Issue, MergeRequest, User } from '../../model/index.js';
 import { lastLineOfHunk } from '../diff-hunk.js';
 import { readUser } from '../read-user.js';
 import { asObject, bool, compact, labelNames, optArray, optNumber, optObject, optString, reqString } from '../json-read.js';
@@ -42,6 +42,15 @@ export function isPullRequestItem(value: JsonValue): boolean {
 export function pullRequestsOnly(items: readonly JsonValue[]): boolean {
   return items.length > 0 && items.every(isPullRequestItem);
 }
+
+/**
+ * What the pull requests of a mixed issues list are (merge requests, measured from the issue-shaped
+ * items), as the client, the corpus plan and the dataset label name them.
+ */
+export const PULL_REQUESTS_ALONGSIDE = { kind: 'merge_requests', what: 'pull requests' } as const satisfies {
+  kind: DatasetKind;
+  what: string;
+};
 
 /**
  * Pull requests as the issues and search APIs give them (issue-shaped, with a `pull_request`

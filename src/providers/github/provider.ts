@@ -1,9 +1,11 @@
 import { apiUrlFrom, pickToken } from '../credentials.js';
+import type { JsonValue } from '../../json/types.js';
+import type { EndpointCall } from '../types.js';
 import { atMostOne, envelopeOf, headerOf, type ProviderModule } from '../provider-module.js';
 import { repoProjectName, repoSource } from '../live-plan.js';
 import { classifyGithub, githubSortInfo } from './endpoints.js';
 import { githubLivePlan } from './live-plan.js';
-import { pullRequestsOnly } from './normalize.js';
+import { isPullRequestItem, PULL_REQUESTS_ALONGSIDE, pullRequestsOnly } from './normalize.js';
 import { githubPagination } from './pagination.js';
 import { GITHUB_SHAPES } from './shapes.js';
 
@@ -23,9 +25,12 @@ export const github: ProviderModule = {
   sourceRepo: repoSource,
   classify: atMostOne(classifyGithub),
   recordedKind: (call, body) => {
-    if (call.endpoint !== 'issues' && call.endpoint !== 'search_issues') return undefined;
-    const items = Array.isArray(body) ? body : envelopeOf(body)?.['items'];
-    return Array.isArray(items) && pullRequestsOnly(items) ? 'merge_requests' : undefined;
+    const items = issueListItems(call, body);
+    return items && pullRequestsOnly(items) ? 'merge_requests' : undefined;
+  },
+  recordedAlongside: (call, body) => {
+    const items = issueListItems(call, body);
+    return items?.some(isPullRequestItem) && !pullRequestsOnly(items) ? PULL_REQUESTS_ALONGSIDE : undefined;
   },
   responseMeta: (call, { url, headers, body, count }) => {
     if (call.single) return {};
@@ -41,3 +46,10 @@ export const github: ProviderModule = {
   openClient: async (options) => (await import('./client.js')).openGithubClient(options),
   runLivePlan: githubLivePlan,
 };
+
+/** The items of a recorded issues or search list (the issues API lists pull requests too); undefined for other endpoints. */
+function issueListItems(call: EndpointCall, body: JsonValue): JsonValue[] | undefined {
+  if (call.endpoint !== 'issues' && call.endpoint !== 'search_issues') return undefined;
+  const items = Array.isArray(body) ? body : envelopeOf(body)?.['items'];
+  return Array.isArray(items) ? items : undefined;
+}
