@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import type { Format, FormatName } from '../formats/types.js';
 import type { JsonValue } from '../json/types.js';
@@ -6,12 +5,13 @@ import { canonicalBody, digestBody, idHeader, refLine } from '../transcript/cano
 import { DedupIndex, type DedupDecision } from '../transcript/dedup.js';
 import type { DedupOptions } from '../transcript/types.js';
 import { int } from '../text/words.js';
-import type { Tokenizer, TokenizerName } from '../tokens/types.js';
+import type { Tokenizer } from '../tokens/types.js';
 import type { LedgerCall } from './ledger.js';
 import { lowerToLevel, type Lowered, type ProxyLevel } from './level.js';
 import { pageHint, planPages, type Paged } from './pages.js';
 import { encodeValue, readJsonText, rewriteText, type TextVerdict } from './rewrite-text.js';
 import { ResultStore } from './store.js';
+import { CallRecorder, dedupOf, pagesRecord } from './call-record.js';
 
 /** A tools/call result as it travels: only `content`, `isError` and text blocks are looked at; every other member is kept. */
 export type ToolResult = { content?: unknown; isError?: unknown; [key: string]: unknown };
@@ -55,16 +55,13 @@ export class ResultShaper {
   /** Tokens (under --tokenizer) of what was sent with an id: a ref is only used when smaller. */
   private readonly shownTokens = new Map<string, number>();
   private readonly explained = new Set<FormatName>();
-  private calls = 0;
-  /**
-   * Counts made while shaping one result, by tokenizer: the upstream's text, the chosen encoding and
-   * the ledger's figures are the same texts, and counting a large one is most of the proxy's work.
-   */
-  private readonly counted = new Map<TokenizerName, Map<string, number>>();
+  /** The ledger lines, and the counts of the result being shaped. */
+  private readonly recorder: CallRecorder;
 
   constructor(private readonly settings: ShapeSettings) {
     this.dedup = settings.dedup ? new DedupIndex(settings.dedup) : null;
     this.store = new ResultStore(settings.storeChars);
+    this.recorder = new CallRecorder(settings.counters);
   }
 
   /** The result the model gets for a tools/call the upstream answered. */
@@ -72,7 +69,7 @@ export class ResultShaper {
     try {
       return this.shapeCounted(tool, args, result);
     } finally {
-      this.counted.clear();
+      this.recorder.clear();
     }
   }
 
@@ -85,14 +82,14 @@ export class ResultShaper {
     const tooBig = before.find((t) => t.length > this.settings.maxResultBytes || Buffer.byteLength(t) > this.settings.maxResultBytes);
     // Not parsed, not counted: bounded time and memory whatever the upstream sends.
     if (tooBig !== undefined) {
-      const base = this.baseRecord(tool, args, [], before);
+      const base = this.recorder.start(tool, args, [], before);
       const note = `not counted: ${Buffer.byteLength(tooBig)} bytes passed through unchanged`;
-      return { result, record: this.finish(base, started, { outcome: 'kept', why: 'over --max-result-mb', after: 'same', note }) };
+      return { result, record: this.recorder.finish(base, started, { outcome: 'kept', why: 'over --max-result-mb', after: 'same', note }) };
     }
-    const base = this.baseRecord(tool, args, before);
+    const base = this.recorder.start(tool, args, before);
     const keep = (why: string, outcome: LedgerCall['outcome'] = 'kept'): Shaped => ({
       result,
-      record: this.finish(base, started, { outcome, why, after: 'same' }),
+      record: this.recorder.finish(base, started, { outcome, why, after: 'same' }),
     });
     if (!rule.rewrite) return keep(rule.why ?? 'kept exact');
     if (result.isError === true) return keep('isError result', 'error');
@@ -113,13 +110,13 @@ export class ResultShaper {
     const explainer = this.explainerFor([...formats]);
     const sentContent = explainer ? [{ type: 'text', text: explainer.text }, ...newContent] : newContent;
     const after = sentContent.filter(isTextBlock).map((b) => b.text);
-    const bodyTokens = newContent.filter(isTextBlock).reduce((n, b) => n + this.memo(this.settings.tokenizer).count(b.text), 0);
+    const bodyTokens = newContent.filter(isTextBlock).reduce((n, b) => n + this.recorder.memo(this.settings.tokenizer).count(b.text), 0);
     const overBudget = this.sentWhole(bodyTokens, `the result has ${content.length} content blocks (a result of one text block is paged)`);
     const encoded = verdicts.filter((v) => v.kind === 'encoded');
     const why = verdicts.find((v): v is Extract<TextVerdict, { kind: 'kept' }> => v.kind === 'kept')?.reason ?? null;
     return {
       result: encoded.length ? { ...result, content: sentContent } : result,
-      record: this.finish(
+      record: this.recorder.finish(
         { ...base, format: encoded.length ? (encoded[0] as { format: FormatName }).format : null, verified: encoded.length > 0 },
         started,
         {
@@ -142,7 +139,11 @@ export class ResultShaper {
       const ref = refLine(decision.id);
       return {
         result: { ...result, content: [{ type: 'text', text: ref }] },
-        record: this.finish({ ...base, dedup: 'ref', dedup_id: decision.id }, started, { outcome: 'ref', why: null, after: [ref] }),
+        record: this.recorder.finish({ ...base, dedup: 'ref', dedup_id: decision.id }, started, {
+          outcome: 'ref',
+          why: null,
+          after: [ref],
+        }),
       };
     }
     const id = decision && decision.kind !== 'plain' ? decision.id : digestBody(canonicalBody(output)).id;
@@ -165,7 +166,11 @@ export class ResultShaper {
     if (decision?.kind !== 'ref') return decision;
     const earlier = this.shownTokens.get(decision.id);
     // Never make it bigger; and only refer to what the added tool can still hand back.
-    if (earlier !== undefined && this.memo(this.settings.tokenizer).count(refLine(decision.id)) < earlier && this.store.get(decision.id))
+    if (
+      earlier !== undefined &&
+      this.recorder.memo(this.settings.tokenizer).count(refLine(decision.id)) < earlier &&
+      this.store.get(decision.id)
+    )
       return decision;
     return { kind: 'first', id: decision.id };
   }
@@ -190,7 +195,7 @@ export class ResultShaper {
     const encoded = v.kind === 'encoded';
     return {
       result: changed ? { ...result, content: sent } : result,
-      record: this.finish(
+      record: this.recorder.finish(
         {
           ...base,
           format: encoded ? v.format : null,
@@ -230,7 +235,7 @@ export class ResultShaper {
     const shownBody = pages ? pages[0]! : body;
     sent.push({ ...block, text: shownBody });
     if (header !== undefined || pages) this.store.put(id, { whole: body, ...(pages ? { pages } : {}) });
-    const counter = this.memo(this.settings.tokenizer);
+    const counter = this.recorder.memo(this.settings.tokenizer);
     if (header !== undefined) this.shownTokens.set(id, counter.count(header) + counter.count(shownBody));
     return { sent, shownBody };
   }
@@ -267,7 +272,7 @@ export class ResultShaper {
     ];
     return {
       result: { ...result, content: [...sent.slice(0, -1).map((text) => ({ type: 'text', text })), { ...block, text: shown }] },
-      record: this.finish(
+      record: this.recorder.finish(
         // Not `verified`: the text is not the upstream's value, by choice.
         { ...base, format: v.format, verified: false, level, left_out: left, pages: pagesRecord(id, paging.paged), dedup_id: id },
         started,
@@ -294,7 +299,7 @@ export class ResultShaper {
   ): { paged?: Paged; note?: string } {
     const s = this.settings;
     if (s.budget === null) return {};
-    const tokenizer = this.memo(s.tokenizer);
+    const tokenizer = this.recorder.memo(s.tokenizer);
     const tokens = tokenizer.count(body);
     if (tokens <= s.budget) return {};
     if ('why' in source) return { note: this.sentWhole(tokens, `the upstream's text goes through unchanged (${source.why})`) };
@@ -322,17 +327,17 @@ export class ResultShaper {
     try {
       return this.fetchCounted(args);
     } finally {
-      this.counted.clear();
+      this.recorder.clear();
     }
   }
 
   private fetchCounted(args: unknown): Shaped {
     const started = performance.now();
-    const base = this.baseRecord(this.settings.addedTool, args, []);
+    const base = this.recorder.start(this.settings.addedTool, args, []);
     const a = (typeof args === 'object' && args !== null ? args : {}) as { id?: unknown; page?: unknown };
     const fail = (text: string): Shaped => ({
       result: { content: [{ type: 'text', text }], isError: true },
-      record: this.finish(base, started, { outcome: 'fetched', why: text, after: [text] }),
+      record: this.recorder.finish(base, started, { outcome: 'fetched', why: text, after: [text] }),
     });
     if (typeof a.id !== 'string') return fail('give "id": the id shown with the result (shadow_...)');
     const held = this.store.get(a.id);
@@ -348,33 +353,26 @@ export class ResultShaper {
     }
     return {
       result: { content: [{ type: 'text', text }] },
-      record: this.finish({ ...base, dedup_id: a.id }, started, { outcome: 'fetched', why: null, after: [text] }),
+      record: this.recorder.finish({ ...base, dedup_id: a.id }, started, { outcome: 'fetched', why: null, after: [text] }),
     };
   }
 
   /** A tools/call that got no result: a JSON-RPC error from the upstream, a timeout, a fault. */
   failed(tool: string, args: unknown, message: string): LedgerCall {
-    const record = this.finish(this.baseRecord(tool, args, []), performance.now(), { outcome: 'error', why: message, after: [] });
-    this.counted.clear();
+    const record = this.recorder.finish(this.recorder.start(tool, args, []), performance.now(), {
+      outcome: 'error',
+      why: message,
+      after: [],
+    });
+    this.recorder.clear();
     return record;
   }
 
   private textSettings() {
-    return { formats: this.settings.formats, tokenizer: this.memo(this.settings.tokenizer), maxBytes: this.settings.maxResultBytes };
-  }
-
-  private memo(t: Tokenizer): Tokenizer {
-    let seen = this.counted.get(t.name);
-    if (!seen) this.counted.set(t.name, (seen = new Map()));
-    const cache = seen;
     return {
-      name: t.name,
-      estimate: t.estimate,
-      count: (text) => {
-        let n = cache.get(text);
-        if (n === undefined) cache.set(text, (n = t.count(text)));
-        return n;
-      },
+      formats: this.settings.formats,
+      tokenizer: this.recorder.memo(this.settings.tokenizer),
+      maxBytes: this.settings.maxResultBytes,
     };
   }
 
@@ -388,75 +386,6 @@ export class ResultShaper {
     }
     return undefined;
   }
-
-  /** The ledger line's start; `uncounted` texts are measured in bytes only. */
-  private baseRecord(tool: string, args: unknown, before: readonly string[], uncounted: readonly string[] = []): LedgerCall {
-    return {
-      call: ++this.calls,
-      tool,
-      args_sha256: createHash('sha256')
-        .update(JSON.stringify(args ?? {}))
-        .digest('hex')
-        .slice(0, 16),
-      outcome: 'kept',
-      format: null,
-      verified: false,
-      why: null,
-      level: null,
-      left_out: null,
-      pages: null,
-      dedup: null,
-      dedup_id: null,
-      bytes_before: bytesOf(before) + bytesOf(uncounted),
-      bytes_after: 0,
-      tokens_before: this.count(before),
-      tokens_after: {},
-      header_tokens: zeros(this.settings.counters),
-      explainer_tokens: zeros(this.settings.counters),
-      ms_added: 0,
-    };
-  }
-
-  private finish(
-    record: LedgerCall,
-    started: number,
-    end: {
-      outcome: LedgerCall['outcome'];
-      why: string | null;
-      /** What the model got; 'same': the upstream's texts, already counted. */
-      after: readonly string[] | 'same';
-      header?: string[];
-      explainer?: string[];
-      note?: string;
-    },
-  ): LedgerCall {
-    return {
-      ...record,
-      outcome: end.outcome,
-      why: end.why,
-      bytes_after: end.after === 'same' ? record.bytes_before : bytesOf(end.after),
-      tokens_after: end.after === 'same' ? record.tokens_before : this.count(end.after),
-      header_tokens: this.count(end.header ?? []),
-      explainer_tokens: this.count(end.explainer ?? []),
-      ms_added: round3(performance.now() - started),
-      ...(end.note ? { note: end.note } : {}),
-    };
-  }
-
-  private count(texts: readonly string[]): Partial<Record<TokenizerName, number>> {
-    const out: Partial<Record<TokenizerName, number>> = {};
-    for (const t of this.settings.counters) {
-      const m = this.memo(t);
-      out[t.name] = texts.reduce((n, text) => n + m.count(text), 0);
-    }
-    return out;
-  }
-}
-
-/** The ledger's dedup column: no dedup, a body sent plain, or a body shown with its id. */
-function dedupOf(decision: DedupDecision | null): LedgerCall['dedup'] {
-  if (!decision) return null;
-  return decision.kind === 'plain' ? 'plain' : 'first';
 }
 
 function isTextBlock(b: unknown): b is TextBlock {
@@ -465,26 +394,9 @@ function isTextBlock(b: unknown): b is TextBlock {
   );
 }
 
-function bytesOf(texts: readonly string[]): number {
-  return texts.reduce((n, t) => n + Buffer.byteLength(t, 'utf8'), 0);
-}
-
-function zeros(counters: readonly Tokenizer[]): Partial<Record<TokenizerName, number>> {
-  return Object.fromEntries(counters.map((t) => [t.name, 0]));
-}
-
-/** The ledger's `pages` of a paged body. */
-function pagesRecord(id: string, paged: Paged | undefined): LedgerCall['pages'] {
-  return paged ? { id, count: paged.pages.length, member: paged.member, over_budget: paged.over } : null;
-}
-
 /** The line above a lowered result: what it holds, at which level, what was left out, where the whole is. */
 function levelLabel(l: Lowered, level: ProxyLevel, tool: string, id: string): string {
   const where = l.member ? ` in the result's ${JSON.stringify(l.member)} (its other members as sent)` : '';
   const left = l.leftOut ? `; left out: ${l.leftOut.items} ${l.leftOut.what} (${l.leftOut.keys.join(', ')})` : '';
   return `[devboy proxy: ${l.holds} at ${level} detail (fields left out by choice)${where}${left}; the upstream's whole result: ${tool} {"id": "${id}"}]`;
-}
-
-function round3(ms: number): number {
-  return Math.round(ms * 1000) / 1000;
 }
