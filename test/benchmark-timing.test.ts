@@ -1,6 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { warmUp } from '../src/benchmark/measure.js';
 import { ADAPTIVE_MIN_BATCH_MS, timeAdaptive } from '../src/benchmark/timing.js';
+import { loadFormat } from '../src/formats/registry.js';
+import type { Format } from '../src/formats/types.js';
 
 // How many runs adaptive timing makes, on a planted clock: each call of the timed function moves
 // it by `costMs`, so the counts are exact and the test never depends on the machine.
@@ -83,5 +86,23 @@ describe('adaptive timing (settings.timing)', () => {
     assert.equal(t.median_ms, 0.0005);
     const timedCalls = c.calls() - Math.ceil(ADAPTIVE_MIN_BATCH_MS / 0.01);
     assert.ok((timedCalls / 3) * 0.0005 >= ADAPTIVE_MIN_BATCH_MS, `batches of ${timedCalls / 3} calls`);
+  });
+});
+
+describe('codec warm-up (benchmark/measure.ts)', () => {
+  it('runs a codec until it is warm once per process: a second run finds it warm', async () => {
+    const json = await loadFormat('json-compact');
+    let rounds = 0;
+    // A codec of its own name: the real ones may already be warm from another file of this process.
+    const counted: Format = {
+      ...json,
+      name: 'warm-up-probe' as Format['name'],
+      encode: (v) => (rounds++, json.encode(v)),
+    };
+    warmUp([counted]);
+    assert.ok(rounds >= 20, `${rounds} warm-up rounds`);
+    const first = rounds;
+    warmUp([counted]);
+    assert.equal(rounds, first);
   });
 });
