@@ -53,10 +53,10 @@ export class ByteRanks implements RankLookup {
   private readonly illFormed = new Map<string, number>();
 
   constructor(raw: RawRanks) {
-    // Every process that counts pays this (the CLI once per command, a proxy once): the non-ASCII text
-    // entries are made byte strings by one UTF-8 conversion of them all, sliced by their UTF-8
-    // lengths: o200k_base's table then loads in about two thirds of the CPU time of one Buffer per entry. Well-formed text converts
-    // the same joined or alone, and only well-formed entries are joined.
+    // Every process that counts pays this (the CLI once per command, a proxy once): the non-ASCII
+    // text entries are made byte strings by one UTF-8 conversion of them all, sliced by their UTF-8
+    // lengths, which takes about two thirds of the CPU time of one Buffer per entry (o200k_base).
+    // Well-formed text converts the same joined or alone, and only well-formed entries are joined.
     const wide: string[] = [];
     const wideRanks: number[] = [];
     raw.forEach((value, rank) => {
