@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -11,9 +11,8 @@ import { FORMAT_NAMES as ALL } from '../src/formats/types.js';
 /** What a run measures unless --formats says otherwise. */
 const FORMAT_NAMES = candidateFormats();
 import { LEVELS } from '../src/trim/levels.js';
-import { runCli } from './helpers/cli.js';
+import { runCli, type CliResult } from './helpers/cli.js';
 import { corpusDir, REPO_ROOT } from './helpers/paths.js';
-import { corpusExchanges } from './helpers/corpus-bodies.js';
 import { assertCsvMatches } from './helpers/csv.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'devboy-bench-'));
@@ -23,6 +22,8 @@ const corpus = corpusDir();
 // Betamax's two issue lists (their pull requests are datasets of their own, left to test/mixed-lists.test.ts).
 const narrow = ['--project', 'betamaxpy__betamax', '--dataset', 'issues', '--runs', '1'];
 const runFile = join(dir, 'run.json');
+/** The smaller of betamax's two recorded issues pages (13 items; the other has 83). */
+const SMALL_ISSUES_PAGE = '001_GET_repos_betamaxpy_betamax_issues_direction_asc_per_page_100.json';
 let run: BenchmarkResult;
 
 before(async () => {
@@ -94,25 +95,38 @@ describe('devboy benchmark: reports', () => {
   });
 
   it('--formats all --savings-baseline yaml: every format at every level, what the lossy ones lose, the answer against YAML', async () => {
-    const r = await runCli([
+    // One run for both views: the JSON export and the table on stdout come from the same measurement.
+    // Every format's pipeline on one page of GitHub issues, the smaller of betamax's two lists.
+    const json = join(dir, 'all-formats.json');
+    const onePage = join(dir, 'one-page-corpus');
+    const page = join('github', 'betamaxpy__betamax', SMALL_ISSUES_PAGE);
+    mkdirSync(join(onePage, page, '..'), { recursive: true });
+    copyFileSync(join(corpus, page), join(onePage, page));
+    const table = await runCli([
       'benchmark',
-      ...narrow,
+      '--corpus',
+      onePage,
+      '--dataset',
+      'issues',
+      '--runs',
+      '1',
       '--levels',
       'full,minimal',
       '--formats',
       'all',
       '--savings-baseline',
       'yaml',
-      '--json',
+      '--export-json',
+      json,
     ]);
-    assert.equal(r.code, 0, r.stderr);
-    const doc = JSON.parse(r.stdout) as BenchmarkResult;
+    assert.equal(table.code, 0, table.stderr);
+    const doc = JSON.parse(readFileSync(json, 'utf8')) as BenchmarkResult;
     assert.deepEqual(doc.settings.formats, ALL);
     assert.equal(doc.settings.savings_baseline, 'yaml');
     for (const format of ALL) {
       for (const level of ['full', 'minimal'] as const) {
         const rows = doc.rows.filter((x) => x.format === format && x.level === level && x.tokenizer === 'o200k_base');
-        assert.equal(rows.length, 2, `${format} ${level}`);
+        assert.equal(rows.length, 1, `${format} ${level}`);
         for (const row of rows) {
           assert.ok(row.tokens > 0 && row.pages >= 1);
           assert.equal(row.savings.baseline, 'yaml');
@@ -135,16 +149,14 @@ describe('devboy benchmark: reports', () => {
     );
     assert.ok(doc.lossy.some((l) => l.format === 'csv' && l.loss?.share === csv.loss!.share));
 
-    const table = await runCli(['benchmark', ...narrow, '--levels', 'full,minimal', '--formats', 'all', '--savings-baseline', 'yaml']);
-    assert.equal(table.code, 0, table.stderr);
     // Lines are wrapped at the terminal's width: only their starts are matched.
     assert.match(table.stdout, /^Answer: against your YAML, (json|json-compact|toon|stc|gcf) (saves|costs) /m);
     assert.match(table.stdout, /^What the lossy formats lose \(o200k_base rows; /m);
-    assert.match(table.stdout, /^ {2}csv full: 2 of 2 datasets lossy, [\d.]+% of their /m);
+    assert.match(table.stdout, /^ {2}csv full: 1 of 1 dataset lossy, [\d.]+% of their /m);
   });
 
   it('--markdown gives a CI summary with totals, bias, round trips and folded details', async () => {
-    const r = await runCli(['benchmark', ...narrow, '--markdown', '--levels', 'raw,minimal', '--formats', 'json-compact,toon,gcf']);
+    const r = await runCli(['benchmark', ...narrow, '--markdown', '--levels', 'standard,minimal', '--formats', 'json-compact,toon,gcf']);
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /^## devboy benchmark$/m);
     assert.match(r.stdout, /^### Totals \(o200k_base tokens; change vs json_compact/m);
@@ -366,12 +378,13 @@ describe('devboy benchmark: usage', () => {
       assert.equal(r.code, 2);
       assert.equal(r.stderr, `devboy benchmark: --time-budget must be a non-negative number of milliseconds, got '${bad}'\n`);
     }
+    // The smallest dataset will do: the runs per cell do not depend on what is measured.
     const r = await runCli([
       'benchmark',
       '--project',
-      'betamaxpy__betamax',
+      'artsy__emission',
       '--dataset',
-      'issues',
+      'comments',
       '--levels',
       'minimal',
       '--runs',
@@ -403,12 +416,17 @@ describe('devboy benchmark: usage', () => {
 const sessionFile = () => join(dir, 'session.jsonl');
 // The session's dedup saving does not depend on the datasets measured: the smallest will do.
 const small = ['--project', 'artsy__emission', '--dataset', 'comments', '--runs', '1'];
+/** A recorded response's body, read from the corpus file itself. */
+const recordedBody = (file: string) =>
+  (JSON.parse(readFileSync(join(corpus, file), 'utf8')) as { response: { body: unknown } }).response.body;
 
-describe('devboy benchmark --session: a real dedup column', () => {
-  it('every row carries the session dedup saving and the combined rule', async () => {
-    const exchanges = await corpusExchanges();
-    const body = exchanges.find((e) => e.file.includes('betamaxpy__betamax/003_'))!.response.body;
-    const other = exchanges.find((e) => e.file.includes('octokit__octokit.rb/000_'))!.response.body;
+let sessionRun: Promise<{ table: CliResult; doc: BenchmarkResult; markdown: string }> | undefined;
+/** One run with a played-back session: its JSON, table and Markdown are the same measurement's. */
+function runWithSession() {
+  sessionRun ??= (async () => {
+    // Betamax's 13-item issues page: big next to the other call, small enough to count quickly.
+    const body = recordedBody(join('github', 'betamaxpy__betamax', SMALL_ISSUES_PAGE));
+    const other = recordedBody('github/octokit__octokit.rb/000_GET_repos_octokit_octokit_rb_issues_events_37786228.json');
     const lines = [
       { tool: 'get_issues', output: body },
       { tool: 'get_pulls', output: other },
@@ -416,19 +434,31 @@ describe('devboy benchmark --session: a real dedup column', () => {
       { tool: 'get_issues', output: body },
     ].map((c) => JSON.stringify(c));
     writeFileSync(sessionFile(), `${lines.join('\n')}\n`);
-    const r = await runCli([
+    const json = join(dir, 'session.json');
+    const md = join(dir, 'session.md');
+    const table = await runCli([
       'benchmark',
       ...small,
-      '--json',
       '--session',
       sessionFile(),
       '--levels',
       'raw',
       '--formats',
       'json-compact,toon',
+      '--export-json',
+      json,
+      '--export-markdown',
+      md,
     ]);
-    assert.equal(r.code, 0, r.stderr);
-    const doc: BenchmarkResult = JSON.parse(r.stdout);
+    assert.equal(table.code, 0, table.stderr);
+    return { table, doc: JSON.parse(readFileSync(json, 'utf8')) as BenchmarkResult, markdown: readFileSync(md, 'utf8') };
+  })();
+  return sessionRun;
+}
+
+describe('devboy benchmark --session: a real dedup column', () => {
+  it('every row carries the session dedup saving and the combined rule', async () => {
+    const { doc } = await runWithSession();
     assert.equal(doc.session?.calls, 4);
     assert.equal(doc.session?.hits, 2);
     for (const row of doc.rows) {
@@ -444,22 +474,8 @@ describe('devboy benchmark --session: a real dedup column', () => {
   });
 
   it('the table and the Markdown show the dedup and combined savings, not only the JSON', async () => {
-    const md = join(dir, 'session.md');
-    const r = await runCli([
-      'benchmark',
-      ...small,
-      '--session',
-      sessionFile(),
-      '--levels',
-      'raw',
-      '--formats',
-      'json-compact,toon',
-      '--export-markdown',
-      md,
-    ]);
-    assert.equal(r.code, 0, r.stderr);
-    assert.match(r.stdout, /^Session .*session\.jsonl: 4 calls, 2 answered by a reference/m);
-    const markdown = readFileSync(md, 'utf8');
+    const { table, markdown } = await runWithSession();
+    assert.match(table.stdout, /^Session .*session\.jsonl: 4 calls, 2 answered by a reference/m);
     assert.match(markdown, /^### Session `.*session\.jsonl`: 4 calls, 2 repeated/m);
     assert.match(markdown, /^\| toon \| \d+\.\d% \| -?\d+\.\d% \| \d+\.\d% \| -?\d+\.\d% \|$/m);
   });
