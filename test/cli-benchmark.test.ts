@@ -21,6 +21,8 @@ const corpus = corpusDir();
 // No --corpus: the embedded corpus is the default source.
 // Betamax's two issue lists (their pull requests are datasets of their own, left to test/mixed-lists.test.ts).
 const narrow = ['--project', 'betamaxpy__betamax', '--dataset', 'issues', '--runs', '1'];
+// Reports that need no lossy cell: a project of three small datasets, measured in a fraction of the time.
+const emission = ['--project', 'artsy__emission', '--runs', '1'];
 const runFile = join(dir, 'run.json');
 /** The smaller of betamax's two recorded issues pages (13 items; the other has 83). */
 const SMALL_ISSUES_PAGE = '001_GET_repos_betamaxpy_betamax_issues_direction_asc_per_page_100.json';
@@ -156,26 +158,26 @@ describe('devboy benchmark: reports', () => {
   });
 
   it('--markdown gives a CI summary with totals, bias, round trips and folded details', async () => {
-    const r = await runCli(['benchmark', ...narrow, '--markdown', '--levels', 'standard,minimal', '--formats', 'json-compact,toon,gcf']);
+    const r = await runCli(['benchmark', ...emission, '--markdown', '--levels', 'standard,minimal', '--formats', 'json-compact,toon,gcf']);
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /^## devboy benchmark$/m);
     assert.match(r.stdout, /^### Totals \(o200k_base tokens; change vs json_compact/m);
     assert.match(r.stdout, /^\| level \| json-compact \| toon \| gcf \|$/m);
     assert.match(r.stdout, /^### Round trips$/m);
-    assert.match(r.stdout, /<details><summary>Per dataset \(2\)/);
+    assert.match(r.stdout, /<details><summary>Per dataset \(3\)/);
   });
 });
 
 describe('devboy benchmark --baseline: the CI regression gate, through devboy compare', () => {
   it('passes on the committed results/baseline.json (a narrowed run compares only its own rows)', async () => {
     // Read unfolded, for what it says (test/report-widths.test.ts checks how it fits).
-    const r = await runCli(['benchmark', ...narrow, '--levels', 'minimal', '--baseline', join(REPO_ROOT, 'results', 'baseline.json')], {
+    const r = await runCli(['benchmark', ...emission, '--levels', 'minimal', '--baseline', join(REPO_ROOT, 'results', 'baseline.json')], {
       terminal: { columns: 1000 },
     });
     assert.equal(r.code, 0, r.stdout + r.stderr);
-    // 2 datasets x 1 level x every format, each under 2 tokenizers.
+    // 3 datasets x 1 level x every format, each under 2 tokenizers.
     assert.match(r.stdout, /^devboy compare: .*baseline\.json .* -> this run /m);
-    assert.match(r.stdout, new RegExp(`^PASSED: .*\\(${2 * FORMAT_NAMES.length} rows compared under 2 tokenizers`, 'm'));
+    assert.match(r.stdout, new RegExp(`^PASSED: .*\\(${3 * FORMAT_NAMES.length} rows compared under 2 tokenizers`, 'm'));
   });
 
   it('fails with exit 1 on a baseline with lower token counts, naming each row once with both tokenizers', async () => {
@@ -231,7 +233,7 @@ describe('devboy benchmark --export-json, --export-markdown, --export-csv', () =
     const files = { json: join(dir, 'x.json'), md: join(dir, 'x.md'), csv: join(dir, 'x.csv'), o: join(dir, 'o.json') };
     const r = await runCli([
       'benchmark',
-      ...narrow,
+      ...emission,
       '--levels',
       'minimal,standard',
       '--export-json',
@@ -244,11 +246,11 @@ describe('devboy benchmark --export-json, --export-markdown, --export-csv', () =
       files.o,
     ]);
     assert.equal(r.code, 0, r.stderr);
-    assert.match(r.stdout, /^Totals over 2 datasets: o200k_base tokens/m, 'the table on stdout');
+    assert.match(r.stdout, /^Totals over 3 datasets: o200k_base tokens/m, 'the table on stdout');
     assert.match(r.stdout, /^Speed: time to encode and decode/m);
     const doc: BenchmarkResult = JSON.parse(readFileSync(files.json, 'utf8'));
     assert.equal(doc.schema, 'devboy.benchmark/1');
-    assert.equal(doc.rows.length, 2 * 2 * FORMAT_NAMES.length * 2);
+    assert.equal(doc.rows.length, 3 * 2 * FORMAT_NAMES.length * 2);
     assert.equal(readFileSync(files.o, 'utf8'), readFileSync(files.json, 'utf8'));
     const md = readFileSync(files.md, 'utf8');
     assert.match(md, /^## devboy benchmark$/m);
