@@ -19,9 +19,10 @@ const dir = mkdtempSync(join(tmpdir(), 'devboy-bench-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 const corpus = corpusDir();
 // No --corpus: the embedded corpus is the default source.
-// Betamax's two issue lists (their pull requests are datasets of their own, left to test/mixed-lists.test.ts).
-const narrow = ['--project', 'betamaxpy__betamax', '--dataset', 'issues', '--runs', '1'];
-// Reports that need no lossy cell: a project of three small datasets, measured in a fraction of the time.
+// A project of one small dataset (three merge requests, joined) that GCF does not round-trip at the
+// full and standard levels (key order): every field of a row, lossy ones included, in a short run.
+const narrow = ['--project', 'dev.gitlab.org__gitlab__gitlabhq', '--runs', '1'];
+// Reports of more than one dataset: a project of three small ones, all lossless.
 const emission = ['--project', 'artsy__emission', '--runs', '1'];
 const runFile = join(dir, 'run.json');
 /** The smaller of betamax's two recorded issues pages (13 items; the other has 83). */
@@ -38,7 +39,7 @@ before(async () => {
 describe('devboy benchmark --json: schema devboy.benchmark/1 (docs/benchmark-schema.md)', () => {
   it('has the documented top-level fields, datasets and rows', () => {
     assert.equal(run.schema, 'devboy.benchmark/1');
-    assert.deepEqual(run.source, { kind: 'corpus', corpus: 'embedded', target: 'betamaxpy__betamax' });
+    assert.deepEqual(run.source, { kind: 'corpus', corpus: 'embedded', target: 'dev.gitlab.org__gitlab__gitlabhq' });
     for (const k of ['devboy', 'source', 'settings', 'tokenizers', 'formats', 'datasets', 'rows', 'heuristic_bias', 'lossy'])
       assert.ok(k in run, k);
     assert.deepEqual(
@@ -53,7 +54,7 @@ describe('devboy benchmark --json: schema devboy.benchmark/1 (docs/benchmark-sch
     assert.deepEqual(run.settings.timing, { mode: 'adaptive', max_runs: 1, budget_ms: 1 });
     for (const d of run.datasets) {
       assert.deepEqual(Object.keys(d).sort(), ['dataset', 'items', 'label', 'pagination', 'project', 'provider', 'sort']);
-      assert.equal(d.provider, 'github');
+      assert.equal(d.provider, 'gitlab');
       assert.ok(d.items > 0);
     }
   });
@@ -83,15 +84,18 @@ describe('devboy benchmark --json: schema devboy.benchmark/1 (docs/benchmark-sch
 
 describe('devboy benchmark: reports', () => {
   it('the table names the tokenizer and baseline of its figures and marks lossy cells', async () => {
-    // The standard level holds betamax's GCF key-order loss.
+    // The standard level holds the project's GCF key-order loss.
     const r = await runCli(['benchmark', ...narrow, '--levels', 'standard', '--details']);
     assert.equal(r.code, 0, r.stderr);
     // Paragraphs fold at 100 columns (one tokenizer a line): read them unfolded.
     const text = r.stdout.replace(/\n {2,}(?=\S)/g, ' ');
     assert.match(text, /^tokenizers: heuristic \(.*an estimate.*\); o200k_base \(gpt-tokenizer/m);
-    assert.match(r.stdout, /^Totals over 2 datasets: o200k_base tokens; change vs json_compact/m);
+    assert.match(r.stdout, /^Totals over 1 dataset: o200k_base tokens; change vs json_compact/m);
     assert.match(r.stdout, /^Heuristic \(bytes \/ 3\.5\) vs real tokenizer/m);
-    assert.match(r.stdout, /^github betamaxpy__betamax issues, 83 items: GET \/repos\/betamaxpy\/betamax\/issues\?state=all&per_page=100/m);
+    assert.match(
+      r.stdout,
+      /^gitlab dev\.gitlab\.org__gitlab__gitlabhq merge_requests, 3 items: GET \/api\/v4\/projects\/gitlab%2Fgitlabhq\/merge_requests\/2387 /m,
+    );
     assert.match(r.stdout, /^Not lossless: \d+ dataset\/level\/format cells? \(/m);
     assert.match(r.stdout, /gcf key order changed at \$\[\d+\]/);
   });
@@ -181,22 +185,25 @@ describe('devboy benchmark --baseline: the CI regression gate, through devboy co
   });
 
   it('fails with exit 1 on a baseline with lower token counts, naming each row once with both tokenizers', async () => {
-    const base: BenchmarkResult = JSON.parse(readFileSync(runFile, 'utf8'));
-    const lowered = base.rows.filter((r) => r.format === 'toon' && r.level === 'raw');
+    // Three datasets, so that each row must be found under its own.
+    const scope = [...emission, '--levels', 'raw', '--formats', 'toon'];
+    const measured = join(dir, 'lower.json');
+    const b = await runCli(['benchmark', ...scope, '--export-json', measured]);
+    assert.equal(b.code, 0, b.stderr);
+    const base: BenchmarkResult = JSON.parse(readFileSync(measured, 'utf8'));
+    const now = new Map(base.rows.map((x) => [rowKey(x), x.tokens]));
+    const lowered = base.rows;
     for (const r of lowered) r.tokens = Math.floor(r.tokens * 0.95);
-    const file = join(dir, 'lower.json');
-    writeFileSync(file, JSON.stringify(base));
-    const r = await runCli(['benchmark', ...narrow, '--levels', 'raw', '--formats', 'toon', '--baseline', file], {
-      terminal: { columns: 1000 },
-    });
+    writeFileSync(measured, JSON.stringify(base));
+    const r = await runCli(['benchmark', ...scope, '--baseline', measured], { terminal: { columns: 1000 } });
     assert.equal(r.code, 1);
     const entries = lowered.filter((x) => x.tokenizer === 'o200k_base');
+    assert.equal(entries.length, 3);
     assert.match(r.stdout, new RegExp(`^FAILED: ${entries.length} rows grew more than 0\\.50% in tokens`, 'm'));
-    const now = new Map(run.rows.map((x) => [rowKey(x), x.tokens]));
     // Each row once, under its dataset's name.
     const out = r.stdout.split('\n');
     for (const row of entries) {
-      const titles = out.flatMap((l, i) => (l === `github betamaxpy__betamax issues: ${row.label}` ? [i] : []));
+      const titles = out.flatMap((l, i) => (l === `github artsy__emission ${row.dataset}: ${row.label}` ? [i] : []));
       assert.equal(titles.length, 1, row.label);
       const lines = out
         .slice(titles[0]! + 1)
