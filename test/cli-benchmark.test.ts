@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -11,18 +11,22 @@ import { FORMAT_NAMES as ALL } from '../src/formats/types.js';
 /** What a run measures unless --formats says otherwise. */
 const FORMAT_NAMES = candidateFormats();
 import { LEVELS } from '../src/trim/levels.js';
-import { runCli } from './helpers/cli.js';
+import { runCli, type CliResult } from './helpers/cli.js';
 import { corpusDir, REPO_ROOT } from './helpers/paths.js';
-import { corpusExchanges } from './helpers/corpus-bodies.js';
 import { assertCsvMatches } from './helpers/csv.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'devboy-bench-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 const corpus = corpusDir();
 // No --corpus: the embedded corpus is the default source.
-// Betamax's two issue lists (their pull requests are datasets of their own, left to test/mixed-lists.test.ts).
-const narrow = ['--project', 'betamaxpy__betamax', '--dataset', 'issues', '--runs', '1'];
+// A project of one small dataset (three merge requests, joined) that GCF does not round-trip at the
+// full and standard levels (key order): every field of a row, lossy ones included, in a short run.
+const narrow = ['--project', 'dev.gitlab.org__gitlab__gitlabhq', '--runs', '1'];
+// Reports of more than one dataset: a project of three small ones, all lossless.
+const emission = ['--project', 'artsy__emission', '--runs', '1'];
 const runFile = join(dir, 'run.json');
+/** The smaller of betamax's two recorded issues pages (13 items; the other has 83). */
+const SMALL_ISSUES_PAGE = '001_GET_repos_betamaxpy_betamax_issues_direction_asc_per_page_100.json';
 let run: BenchmarkResult;
 
 before(async () => {
@@ -35,7 +39,7 @@ before(async () => {
 describe('devboy benchmark --json: schema devboy.benchmark/1 (docs/benchmark-schema.md)', () => {
   it('has the documented top-level fields, datasets and rows', () => {
     assert.equal(run.schema, 'devboy.benchmark/1');
-    assert.deepEqual(run.source, { kind: 'corpus', corpus: 'embedded', target: 'betamaxpy__betamax' });
+    assert.deepEqual(run.source, { kind: 'corpus', corpus: 'embedded', target: 'dev.gitlab.org__gitlab__gitlabhq' });
     for (const k of ['devboy', 'source', 'settings', 'tokenizers', 'formats', 'datasets', 'rows', 'heuristic_bias', 'lossy'])
       assert.ok(k in run, k);
     assert.deepEqual(
@@ -50,7 +54,7 @@ describe('devboy benchmark --json: schema devboy.benchmark/1 (docs/benchmark-sch
     assert.deepEqual(run.settings.timing, { mode: 'adaptive', max_runs: 1, budget_ms: 1 });
     for (const d of run.datasets) {
       assert.deepEqual(Object.keys(d).sort(), ['dataset', 'items', 'label', 'pagination', 'project', 'provider', 'sort']);
-      assert.equal(d.provider, 'github');
+      assert.equal(d.provider, 'gitlab');
       assert.ok(d.items > 0);
     }
   });
@@ -80,39 +84,55 @@ describe('devboy benchmark --json: schema devboy.benchmark/1 (docs/benchmark-sch
 
 describe('devboy benchmark: reports', () => {
   it('the table names the tokenizer and baseline of its figures and marks lossy cells', async () => {
-    // The standard level holds betamax's GCF key-order loss.
+    // The standard level holds the project's GCF key-order loss.
     const r = await runCli(['benchmark', ...narrow, '--levels', 'standard', '--details']);
     assert.equal(r.code, 0, r.stderr);
     // Paragraphs fold at 100 columns (one tokenizer a line): read them unfolded.
     const text = r.stdout.replace(/\n {2,}(?=\S)/g, ' ');
     assert.match(text, /^tokenizers: heuristic \(.*an estimate.*\); o200k_base \(gpt-tokenizer/m);
-    assert.match(r.stdout, /^Totals over 2 datasets: o200k_base tokens; change vs json_compact/m);
+    assert.match(r.stdout, /^Totals over 1 dataset: o200k_base tokens; change vs json_compact/m);
     assert.match(r.stdout, /^Heuristic \(bytes \/ 3\.5\) vs real tokenizer/m);
-    assert.match(r.stdout, /^github betamaxpy__betamax issues, 83 items: GET \/repos\/betamaxpy\/betamax\/issues\?state=all&per_page=100/m);
+    assert.match(
+      r.stdout,
+      /^gitlab dev\.gitlab\.org__gitlab__gitlabhq merge_requests, 3 items: GET \/api\/v4\/projects\/gitlab%2Fgitlabhq\/merge_requests\/2387 /m,
+    );
     assert.match(r.stdout, /^Not lossless: \d+ dataset\/level\/format cells? \(/m);
     assert.match(r.stdout, /gcf key order changed at \$\[\d+\]/);
   });
 
   it('--formats all --savings-baseline yaml: every format at every level, what the lossy ones lose, the answer against YAML', async () => {
-    const r = await runCli([
+    // One run for both views: the JSON export and the table on stdout come from the same measurement.
+    // Every format's pipeline on one page of GitHub issues, the smaller of betamax's two lists.
+    const json = join(dir, 'all-formats.json');
+    const onePage = join(dir, 'one-page-corpus');
+    const page = join('github', 'betamaxpy__betamax', SMALL_ISSUES_PAGE);
+    mkdirSync(join(onePage, page, '..'), { recursive: true });
+    copyFileSync(join(corpus, page), join(onePage, page));
+    const table = await runCli([
       'benchmark',
-      ...narrow,
+      '--corpus',
+      onePage,
+      '--dataset',
+      'issues',
+      '--runs',
+      '1',
       '--levels',
       'full,minimal',
       '--formats',
       'all',
       '--savings-baseline',
       'yaml',
-      '--json',
+      '--export-json',
+      json,
     ]);
-    assert.equal(r.code, 0, r.stderr);
-    const doc = JSON.parse(r.stdout) as BenchmarkResult;
+    assert.equal(table.code, 0, table.stderr);
+    const doc = JSON.parse(readFileSync(json, 'utf8')) as BenchmarkResult;
     assert.deepEqual(doc.settings.formats, ALL);
     assert.equal(doc.settings.savings_baseline, 'yaml');
     for (const format of ALL) {
       for (const level of ['full', 'minimal'] as const) {
         const rows = doc.rows.filter((x) => x.format === format && x.level === level && x.tokenizer === 'o200k_base');
-        assert.equal(rows.length, 2, `${format} ${level}`);
+        assert.equal(rows.length, 1, `${format} ${level}`);
         for (const row of rows) {
           assert.ok(row.tokens > 0 && row.pages >= 1);
           assert.equal(row.savings.baseline, 'yaml');
@@ -135,54 +155,55 @@ describe('devboy benchmark: reports', () => {
     );
     assert.ok(doc.lossy.some((l) => l.format === 'csv' && l.loss?.share === csv.loss!.share));
 
-    const table = await runCli(['benchmark', ...narrow, '--levels', 'full,minimal', '--formats', 'all', '--savings-baseline', 'yaml']);
-    assert.equal(table.code, 0, table.stderr);
     // Lines are wrapped at the terminal's width: only their starts are matched.
     assert.match(table.stdout, /^Answer: against your YAML, (json|json-compact|toon|stc|gcf) (saves|costs) /m);
     assert.match(table.stdout, /^What the lossy formats lose \(o200k_base rows; /m);
-    assert.match(table.stdout, /^ {2}csv full: 2 of 2 datasets lossy, [\d.]+% of their /m);
+    assert.match(table.stdout, /^ {2}csv full: 1 of 1 dataset lossy, [\d.]+% of their /m);
   });
 
   it('--markdown gives a CI summary with totals, bias, round trips and folded details', async () => {
-    const r = await runCli(['benchmark', ...narrow, '--markdown', '--levels', 'raw,minimal', '--formats', 'json-compact,toon,gcf']);
+    const r = await runCli(['benchmark', ...emission, '--markdown', '--levels', 'standard,minimal', '--formats', 'json-compact,toon,gcf']);
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /^## devboy benchmark$/m);
     assert.match(r.stdout, /^### Totals \(o200k_base tokens; change vs json_compact/m);
     assert.match(r.stdout, /^\| level \| json-compact \| toon \| gcf \|$/m);
     assert.match(r.stdout, /^### Round trips$/m);
-    assert.match(r.stdout, /<details><summary>Per dataset \(2\)/);
+    assert.match(r.stdout, /<details><summary>Per dataset \(3\)/);
   });
 });
 
 describe('devboy benchmark --baseline: the CI regression gate, through devboy compare', () => {
   it('passes on the committed results/baseline.json (a narrowed run compares only its own rows)', async () => {
     // Read unfolded, for what it says (test/report-widths.test.ts checks how it fits).
-    const r = await runCli(['benchmark', ...narrow, '--levels', 'minimal', '--baseline', join(REPO_ROOT, 'results', 'baseline.json')], {
+    const r = await runCli(['benchmark', ...emission, '--levels', 'minimal', '--baseline', join(REPO_ROOT, 'results', 'baseline.json')], {
       terminal: { columns: 1000 },
     });
     assert.equal(r.code, 0, r.stdout + r.stderr);
-    // 2 datasets x 1 level x every format, each under 2 tokenizers.
+    // 3 datasets x 1 level x every format, each under 2 tokenizers.
     assert.match(r.stdout, /^devboy compare: .*baseline\.json .* -> this run /m);
-    assert.match(r.stdout, new RegExp(`^PASSED: .*\\(${2 * FORMAT_NAMES.length} rows compared under 2 tokenizers`, 'm'));
+    assert.match(r.stdout, new RegExp(`^PASSED: .*\\(${3 * FORMAT_NAMES.length} rows compared under 2 tokenizers`, 'm'));
   });
 
   it('fails with exit 1 on a baseline with lower token counts, naming each row once with both tokenizers', async () => {
-    const base: BenchmarkResult = JSON.parse(readFileSync(runFile, 'utf8'));
-    const lowered = base.rows.filter((r) => r.format === 'toon' && r.level === 'raw');
+    // Three datasets, so that each row must be found under its own.
+    const scope = [...emission, '--levels', 'raw', '--formats', 'toon'];
+    const measured = join(dir, 'lower.json');
+    const b = await runCli(['benchmark', ...scope, '--export-json', measured]);
+    assert.equal(b.code, 0, b.stderr);
+    const base: BenchmarkResult = JSON.parse(readFileSync(measured, 'utf8'));
+    const now = new Map(base.rows.map((x) => [rowKey(x), x.tokens]));
+    const lowered = base.rows;
     for (const r of lowered) r.tokens = Math.floor(r.tokens * 0.95);
-    const file = join(dir, 'lower.json');
-    writeFileSync(file, JSON.stringify(base));
-    const r = await runCli(['benchmark', ...narrow, '--levels', 'raw', '--formats', 'toon', '--baseline', file], {
-      terminal: { columns: 1000 },
-    });
+    writeFileSync(measured, JSON.stringify(base));
+    const r = await runCli(['benchmark', ...scope, '--baseline', measured], { terminal: { columns: 1000 } });
     assert.equal(r.code, 1);
     const entries = lowered.filter((x) => x.tokenizer === 'o200k_base');
+    assert.equal(entries.length, 3);
     assert.match(r.stdout, new RegExp(`^FAILED: ${entries.length} rows grew more than 0\\.50% in tokens`, 'm'));
-    const now = new Map(run.rows.map((x) => [rowKey(x), x.tokens]));
     // Each row once, under its dataset's name.
     const out = r.stdout.split('\n');
     for (const row of entries) {
-      const titles = out.flatMap((l, i) => (l === `github betamaxpy__betamax issues: ${row.label}` ? [i] : []));
+      const titles = out.flatMap((l, i) => (l === `github artsy__emission ${row.dataset}: ${row.label}` ? [i] : []));
       assert.equal(titles.length, 1, row.label);
       const lines = out
         .slice(titles[0]! + 1)
@@ -219,7 +240,7 @@ describe('devboy benchmark --export-json, --export-markdown, --export-csv', () =
     const files = { json: join(dir, 'x.json'), md: join(dir, 'x.md'), csv: join(dir, 'x.csv'), o: join(dir, 'o.json') };
     const r = await runCli([
       'benchmark',
-      ...narrow,
+      ...emission,
       '--levels',
       'minimal,standard',
       '--export-json',
@@ -232,11 +253,11 @@ describe('devboy benchmark --export-json, --export-markdown, --export-csv', () =
       files.o,
     ]);
     assert.equal(r.code, 0, r.stderr);
-    assert.match(r.stdout, /^Totals over 2 datasets: o200k_base tokens/m, 'the table on stdout');
+    assert.match(r.stdout, /^Totals over 3 datasets: o200k_base tokens/m, 'the table on stdout');
     assert.match(r.stdout, /^Speed: time to encode and decode/m);
     const doc: BenchmarkResult = JSON.parse(readFileSync(files.json, 'utf8'));
     assert.equal(doc.schema, 'devboy.benchmark/1');
-    assert.equal(doc.rows.length, 2 * 2 * FORMAT_NAMES.length * 2);
+    assert.equal(doc.rows.length, 3 * 2 * FORMAT_NAMES.length * 2);
     assert.equal(readFileSync(files.o, 'utf8'), readFileSync(files.json, 'utf8'));
     const md = readFileSync(files.md, 'utf8');
     assert.match(md, /^## devboy benchmark$/m);
@@ -366,12 +387,13 @@ describe('devboy benchmark: usage', () => {
       assert.equal(r.code, 2);
       assert.equal(r.stderr, `devboy benchmark: --time-budget must be a non-negative number of milliseconds, got '${bad}'\n`);
     }
+    // The smallest dataset will do: the runs per cell do not depend on what is measured.
     const r = await runCli([
       'benchmark',
       '--project',
-      'betamaxpy__betamax',
+      'artsy__emission',
       '--dataset',
-      'issues',
+      'comments',
       '--levels',
       'minimal',
       '--runs',
@@ -403,12 +425,17 @@ describe('devboy benchmark: usage', () => {
 const sessionFile = () => join(dir, 'session.jsonl');
 // The session's dedup saving does not depend on the datasets measured: the smallest will do.
 const small = ['--project', 'artsy__emission', '--dataset', 'comments', '--runs', '1'];
+/** A recorded response's body, read from the corpus file itself. */
+const recordedBody = (file: string) =>
+  (JSON.parse(readFileSync(join(corpus, file), 'utf8')) as { response: { body: unknown } }).response.body;
 
-describe('devboy benchmark --session: a real dedup column', () => {
-  it('every row carries the session dedup saving and the combined rule', async () => {
-    const exchanges = await corpusExchanges();
-    const body = exchanges.find((e) => e.file.includes('betamaxpy__betamax/003_'))!.response.body;
-    const other = exchanges.find((e) => e.file.includes('octokit__octokit.rb/000_'))!.response.body;
+let sessionRun: Promise<{ table: CliResult; doc: BenchmarkResult; markdown: string }> | undefined;
+/** One run with a played-back session: its JSON, table and Markdown are the same measurement's. */
+function runWithSession() {
+  sessionRun ??= (async () => {
+    // Betamax's 13-item issues page: big next to the other call, small enough to count quickly.
+    const body = recordedBody(join('github', 'betamaxpy__betamax', SMALL_ISSUES_PAGE));
+    const other = recordedBody('github/octokit__octokit.rb/000_GET_repos_octokit_octokit_rb_issues_events_37786228.json');
     const lines = [
       { tool: 'get_issues', output: body },
       { tool: 'get_pulls', output: other },
@@ -416,19 +443,31 @@ describe('devboy benchmark --session: a real dedup column', () => {
       { tool: 'get_issues', output: body },
     ].map((c) => JSON.stringify(c));
     writeFileSync(sessionFile(), `${lines.join('\n')}\n`);
-    const r = await runCli([
+    const json = join(dir, 'session.json');
+    const md = join(dir, 'session.md');
+    const table = await runCli([
       'benchmark',
       ...small,
-      '--json',
       '--session',
       sessionFile(),
       '--levels',
       'raw',
       '--formats',
       'json-compact,toon',
+      '--export-json',
+      json,
+      '--export-markdown',
+      md,
     ]);
-    assert.equal(r.code, 0, r.stderr);
-    const doc: BenchmarkResult = JSON.parse(r.stdout);
+    assert.equal(table.code, 0, table.stderr);
+    return { table, doc: JSON.parse(readFileSync(json, 'utf8')) as BenchmarkResult, markdown: readFileSync(md, 'utf8') };
+  })();
+  return sessionRun;
+}
+
+describe('devboy benchmark --session: a real dedup column', () => {
+  it('every row carries the session dedup saving and the combined rule', async () => {
+    const { doc } = await runWithSession();
     assert.equal(doc.session?.calls, 4);
     assert.equal(doc.session?.hits, 2);
     for (const row of doc.rows) {
@@ -444,22 +483,8 @@ describe('devboy benchmark --session: a real dedup column', () => {
   });
 
   it('the table and the Markdown show the dedup and combined savings, not only the JSON', async () => {
-    const md = join(dir, 'session.md');
-    const r = await runCli([
-      'benchmark',
-      ...small,
-      '--session',
-      sessionFile(),
-      '--levels',
-      'raw',
-      '--formats',
-      'json-compact,toon',
-      '--export-markdown',
-      md,
-    ]);
-    assert.equal(r.code, 0, r.stderr);
-    assert.match(r.stdout, /^Session .*session\.jsonl: 4 calls, 2 answered by a reference/m);
-    const markdown = readFileSync(md, 'utf8');
+    const { table, markdown } = await runWithSession();
+    assert.match(table.stdout, /^Session .*session\.jsonl: 4 calls, 2 answered by a reference/m);
     assert.match(markdown, /^### Session `.*session\.jsonl`: 4 calls, 2 repeated/m);
     assert.match(markdown, /^\| toon \| \d+\.\d% \| -?\d+\.\d% \| \d+\.\d% \| -?\d+\.\d% \|$/m);
   });

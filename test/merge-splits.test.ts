@@ -9,12 +9,13 @@ import type { Dataset } from '../src/model/index.js';
 import { corpusDatasets } from './helpers/budget.js';
 import { assertSameSections } from './helpers/merged-sections.js';
 import { corpusDir } from './helpers/paths.js';
+import { FULL_SUITE } from './helpers/sampling.js';
 
 // devboy merge of any split of a run equals the run in every section: by provider, by project, and
 // arbitrary partitions of its datasets. Each part is a real run of its datasets. The grid is the
 // smallest that has every derived section: the full level (the method contrast's scope), json and
 // json-compact (its baselines) and gcf (a format with an explainer, so break-even; and lossy rows),
-// the heuristic and a real tokenizer, small datasets of every provider and project.
+// the heuristic and a real tokenizer, small datasets of every provider and kind from several projects.
 
 const FORMATS = ['json', 'json-compact', 'gcf'] as const;
 let options: BenchmarkOptions;
@@ -22,13 +23,20 @@ let datasets: Dataset[];
 let whole: BenchmarkResult;
 const source: BenchmarkSource = { kind: 'corpus', corpus: corpusDir() };
 
-/** Up to two of the smallest datasets of each project and kind: every provider, project and kind, a short run. */
+/**
+ * The largest dataset a split takes, in bytes of JSON. Under 8,000: 19 datasets of 7 projects, every
+ * provider and kind, 7 pairs of one project and kind; under 20,000 (DEVBOY_TEST_CORPUS=full): 28 of 11,
+ * each run about three times as long.
+ */
+const LARGEST = FULL_SUITE ? 20_000 : 8_000;
+
+/** Up to two of the smallest datasets of each project and kind: every provider, several projects, every kind, a short run. */
 function smallDatasets(all: readonly Dataset[]): Dataset[] {
   const size = new Map(all.map((d) => [d, JSON.stringify(d.raw).length]));
   const taken = new Map<string, number>();
   const kept = new Set(
     [...all]
-      .filter((d) => size.get(d)! < 20_000)
+      .filter((d) => size.get(d)! < LARGEST)
       .sort((a, b) => size.get(a)! - size.get(b)!)
       .filter((d) => {
         const key = `${d.provider}/${d.project}/${d.kind}`;
@@ -79,6 +87,9 @@ describe('devboy merge: any split of a run equals the run, every section', () =>
   it('the whole run has every derived section, over more than one provider and project', () => {
     assert.ok(new Set(datasets.map((d) => d.provider)).size >= 3);
     assert.ok(new Set(datasets.map((d) => `${d.provider}/${d.project}`)).size >= 6);
+    assert.deepEqual(new Set(datasets.map((d) => d.kind)), new Set(options.kinds));
+    const kinds = datasets.map((d) => `${d.provider}/${d.project}/${d.kind}`);
+    assert.ok(new Set(kinds).size < kinds.length, 'two datasets of one project and kind, told apart by their requests');
     assert.ok(whole.method_contrast && whole.method_contrast.scope.datasets > 2, 'a method contrast');
     assert.ok(whole.winner_by_tokenizer && whole.winner_by_tokenizer.length > 0, 'winners');
     assert.ok(whole.break_even && whole.break_even.length > 0, 'break-even');
