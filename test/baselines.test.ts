@@ -11,11 +11,19 @@ import { verifyRoundTrip } from '../src/formats/verify.js';
 import { jsonEqual } from '../src/json/equal.js';
 import { isJsonNumber, numberLoss } from '../src/json/numbers.js';
 import type { JsonObject, JsonValue } from '../src/json/types.js';
-import { anyCodePoint, anyJson, identifierKey, jsonValueLike, PROPERTY_RUNS } from './helpers/arbitraries.js';
+import { anyCodePoint, anyJson, identifierKey, jsonValueLike, PROPERTY_RUNS, scaledRuns } from './helpers/arbitraries.js';
 import { REPO_ROOT } from './helpers/paths.js';
 
 const BASELINES = baselineFormats();
 const seed = Number(process.env.DEVBOY_SEED ?? Date.now() % 2 ** 31);
+/**
+ * Values per property: the baselines are upstream codecs devboy compares against, checked here for
+ * what they keep and what verify says they lose. 100 in the fast suite (a new seed each run), 10,000
+ * in npm run test:corpus.
+ */
+const BASELINE_RUNS = scaledRuns(PROPERTY_RUNS);
+/** verify against an independent comparison: a fifth of the property runs (100 and 2,000). */
+const VERIFY_RUNS = Math.ceil(PROPERTY_RUNS / 5);
 
 /**
  * Items whose keys follow one order: the first item has every key, the others a subsequence of them
@@ -71,20 +79,20 @@ const KEEPS: Record<Exclude<BaselineFormatName, 'yaml'>, fc.Arbitrary<JsonValue>
 
 describe('each baseline keeps what it claims, and verify catches what it loses', () => {
   for (const [name, keeps] of Object.entries(KEEPS)) {
-    it(`${name}: ${PROPERTY_RUNS} generated lists of the values it keeps come back exactly`, async () => {
+    it(`${name}: ${BASELINE_RUNS} generated lists of the values it keeps come back exactly`, async () => {
       const format = await loadFormat(name as FormatName);
       fc.assert(
         fc.property(keeps, (value) => {
           const back = format.decode(format.encode(value));
           assert.ok(jsonEqual(back, value), `${name} changed ${JSON.stringify(value)} into ${JSON.stringify(back)}`);
         }),
-        { numRuns: PROPERTY_RUNS, seed },
+        { numRuns: BASELINE_RUNS, seed },
       );
     });
   }
 
   for (const name of BASELINES) {
-    it(`${name}: on any JSON value, verify and the loss report agree with an independent comparison (${PROPERTY_RUNS} values)`, async () => {
+    it(`${name}: on any JSON value, verify and the loss report agree with an independent comparison (${VERIFY_RUNS} values)`, async () => {
       const format = await loadFormat(name);
       fc.assert(
         fc.property(anyJson, (value) => {
@@ -104,7 +112,7 @@ describe('each baseline keeps what it claims, and verify catches what it loses',
             assert.ok(loss.lost <= loss.values);
           }
         }),
-        { numRuns: Math.ceil(PROPERTY_RUNS / 5), seed },
+        { numRuns: VERIFY_RUNS, seed },
       );
     });
   }
@@ -209,7 +217,7 @@ describe('XML 1.0: what the codec writes is well-formed, or the encode is refuse
     fc.constantFrom('+1', '-1', '', '1st', 'a b', '😀', '_x0041_', '_x0001F600_', '#text', '@_kind', '@_+1', '@_', 'xml', 'a:b', '\uFFFE'),
   );
 
-  it(`every value, with any keys and characters: the text parses strictly, or the encoder says why not (${PROPERTY_RUNS} values)`, async () => {
+  it(`every value, with any keys and characters: the text parses strictly, or the encoder says why not (${BASELINE_RUNS} values)`, async () => {
     const xml = await loadFormat('xml');
     fc.assert(
       fc.property(fc.oneof(anyJson, jsonValueLike(xmlKey)), (value) => {
@@ -223,11 +231,11 @@ describe('XML 1.0: what the codec writes is well-formed, or the encode is refuse
         }
         assert.equal(wellFormed(text), null, `${JSON.stringify(value)} -> ${JSON.stringify(text)}`);
       }),
-      { numRuns: PROPERTY_RUNS, seed },
+      { numRuns: BASELINE_RUNS, seed },
     );
   });
 
-  it(`a key that is no XML name is escaped as XmlConvert.EncodeName does, and read back: any key but "", #text and @_ ones (${PROPERTY_RUNS} values)`, async () => {
+  it(`a key that is no XML name is escaped as XmlConvert.EncodeName does, and read back: any key but "", #text and @_ ones (${BASELINE_RUNS} values)`, async () => {
     const xml = await loadFormat('xml');
     const key = xmlKey.filter((k) => k !== '' && k !== '#text' && !k.startsWith('@_'));
     fc.assert(
@@ -235,7 +243,7 @@ describe('XML 1.0: what the codec writes is well-formed, or the encode is refuse
         const back = xml.decode(xml.encode(value));
         assert.ok(jsonEqual(back, value), `xml changed ${JSON.stringify(value)} into ${JSON.stringify(back)}`);
       }),
-      { numRuns: PROPERTY_RUNS, seed },
+      { numRuns: BASELINE_RUNS, seed },
     );
   });
 
@@ -311,7 +319,7 @@ describe('XML 1.0: what the codec writes is well-formed, or the encode is refuse
 });
 
 describe('YAML (upstream yaml): every value without a line break comes back; a known loss with one', () => {
-  it(`keeps every JSON value whose strings and keys hold no line break (${PROPERTY_RUNS} values)`, async () => {
+  it(`keeps every JSON value whose strings and keys hold no line break (${BASELINE_RUNS} values)`, async () => {
     const yaml = await loadFormat('yaml');
     const flat = (v: JsonValue): JsonValue =>
       typeof v === 'string'
@@ -326,11 +334,11 @@ describe('YAML (upstream yaml): every value without a line break comes back; a k
         const back = yaml.decode(yaml.encode(value));
         assert.ok(JSON.stringify(back) === JSON.stringify(value), `yaml changed ${JSON.stringify(value)} into ${JSON.stringify(back)}`);
       }),
-      { numRuns: PROPERTY_RUNS, seed },
+      { numRuns: BASELINE_RUNS, seed },
     );
   });
 
-  it(`keeps every JSON value whose strings have several lines, blank ones, trailing line breaks, but no line of one space between two (${PROPERTY_RUNS} values)`, async () => {
+  it(`keeps every JSON value whose strings have several lines, blank ones, trailing line breaks, but no line of one space between two (${BASELINE_RUNS} values)`, async () => {
     const yaml = await loadFormat('yaml');
     // Left out: upstream's known losses (the tests below); everything else a block or a quoted string must hold.
     const line = fc.oneof(
@@ -353,7 +361,7 @@ describe('YAML (upstream yaml): every value without a line break comes back; a k
         const back = yaml.decode(yaml.encode(v));
         assert.ok(JSON.stringify(back) === JSON.stringify(v), `yaml changed ${JSON.stringify(v)} into ${JSON.stringify(back)}`);
       }),
-      { numRuns: PROPERTY_RUNS, seed },
+      { numRuns: BASELINE_RUNS, seed },
     );
   });
 

@@ -256,6 +256,8 @@ describe('explainers: the prompt that teaches each format', () => {
       'minimal',
       '--runs',
       '1',
+      '--time-budget',
+      '0',
       '--tokenizers',
       'o200k_base,cl100k_base',
       '--config',

