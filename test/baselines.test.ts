@@ -247,6 +247,18 @@ describe('XML 1.0: what the codec writes is well-formed, or the encode is refuse
     );
   });
 
+  it('a key holding a character JavaScript counts as white space but XML allows in a name (U+FEFF, U+1680) is escaped and read back', async () => {
+    const xml = await loadFormat('xml');
+    // fast-check found the item {"\uFEFF":"a","+1":"a"}: fast-xml-parser read U+FEFF in a name as white space.
+    const value = [
+      { '\uFEFF': 'a', '+1': 'a' },
+      { 'a\u1680b': 1, 'x\uFEFF': 2 },
+    ];
+    const text = xml.encode(value);
+    assert.ok(text.includes('<_xFEFF_>') && text.includes('<a_x1680_b>') && text.includes('<x_xFEFF_>'), text);
+    assert.deepEqual(xml.decode(text), value);
+  });
+
   it("GitHub's reactions (+1, -1) and other odd keys: escaped names, the values kept", async () => {
     const xml = await loadFormat('xml');
     const value = [{ reactions: { '+1': 2, '-1': 1, '😀': 3, 'a b': 4, _x0041_: 5 }, '@_+1': 'x' }];

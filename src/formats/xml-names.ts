@@ -6,8 +6,9 @@
  * escaped (`_x0041_` becomes `_x005F_x0041_`), so every key has one name and every name one key.
  *
  * Escaped beyond what XML 1.0 requires, so that every reader takes the name as it is: `:` (a
- * namespace-aware reader splits a name there) and every character beyond the BMP (fast-xml-parser's
- * validator checks names one UTF-16 unit at a time and rejects a name holding `😀`).
+ * namespace-aware reader splits a name there), every character beyond the BMP (fast-xml-parser's
+ * validator checks names one UTF-16 unit at a time and rejects a name holding `😀`), and the two
+ * name characters JavaScript's `\s` matches, U+1680 and U+FEFF (fast-xml-parser ends a name there).
  *
  * The empty key, which no name can be, is written `_x_` (devboy's addition: EncodeName leaves it
  * empty, which is no name); a key `_x_` is then escaped like any other that would read as an escape.
@@ -86,8 +87,11 @@ const NAME_START_RANGES: readonly (readonly [number, number])[] = [
   [0xfdf0, 0xfffd],
 ];
 
+/** XML name characters that JavaScript's `\s` matches, so a reader built on regular expressions splits names at them. */
+const SPACE_TO_JAVASCRIPT = new Set([0x1680, 0xfeff]);
+
 function isNameStart(c: number): boolean {
-  return NAME_START_RANGES.some(([lo, hi]) => c >= lo && c <= hi);
+  return !SPACE_TO_JAVASCRIPT.has(c) && NAME_START_RANGES.some(([lo, hi]) => c >= lo && c <= hi);
 }
 
 /** The rest of XML 1.0 NameChar: what a name may hold after its first character. */
