@@ -56,6 +56,14 @@ function readOutputs(file: string): Record<string, string> {
   );
 }
 
+/**
+ * Steps with no id that a job of this file already ran with the same script and environment, and
+ * what they did. Such a step is setup whose outputs nothing reads (the build step: dist/ is there,
+ * it prints the version): run again it would do the same, so later jobs replay it, status, standard
+ * output and error, instead of starting bash and devboy for it once more.
+ */
+const setupDone = new Map<string, { status: number | null; stderr: string; stdout: string }>();
+
 async function runAction(workspace: string, withInputs: Record<string, string>, env: NodeJS.ProcessEnv): Promise<RunResult> {
   const inputs = Object.fromEntries(Object.entries(action.inputs).map(([k, v]) => [k, v.default ?? '']));
   Object.assign(inputs, withInputs);
@@ -83,13 +91,11 @@ async function runAction(workspace: string, withInputs: Record<string, string>, 
     const output = join(workspace, `output-${i}`);
     writeFileSync(output, '');
     const stepEnv = Object.fromEntries(Object.entries(step.env ?? {}).map(([k, v]) => [k, expr(String(v))]));
+    const fullEnv = { ...withoutUndefined({ ...process.env, ...env }), GITHUB_OUTPUT: output, GITHUB_STEP_SUMMARY: summary, ...stepEnv };
+    const key = step.id === undefined ? JSON.stringify([step.run, workspace, fullEnv]) : undefined;
     // Asynchronously: the API the steps talk to is served by this process.
-    const r = await bash(step.run!, workspace, {
-      ...withoutUndefined({ ...process.env, ...env }),
-      GITHUB_OUTPUT: output,
-      GITHUB_STEP_SUMMARY: summary,
-      ...stepEnv,
-    });
+    const r = (key !== undefined ? setupDone.get(key) : undefined) ?? (await bash(step.run!, workspace, fullEnv));
+    if (key !== undefined && r.status === 0) setupDone.set(key, r);
     stderr += r.stderr;
     stdout += r.stdout;
     if (step.id) stepOutputs[step.id] = readOutputs(output);
