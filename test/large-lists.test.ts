@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { after, describe, it } from 'node:test';
 import type { ProviderName } from '../src/model/index.js';
 import { startHostile, type Behaviour } from './helpers/hostile-server.js';
-import { firstDatasetSizeOnSmallStack } from './helpers/small-stack.js';
+import { firstDatasetSizeOnSmallStack, stopSmallStack } from './helpers/small-stack.js';
 
 /**
  * A page of more items than a call can take as arguments (a server that ignores per_page, or a proxy
@@ -12,6 +12,7 @@ import { firstDatasetSizeOnSmallStack } from './helpers/small-stack.js';
  */
 
 const COUNT = 50_000;
+after(stopSmallStack);
 
 function answer(body: string, headers: Record<string, string> = {}): Behaviour {
   return (_req, res) => {

@@ -21,20 +21,40 @@ export interface SmallStackLoad {
   error?: { dataError: boolean; message: string };
 }
 
-export async function firstDatasetSizeOnSmallStack(options: LiveLoadOptions, items: number): Promise<SmallStackLoad> {
-  const worker = new Worker(new URL(import.meta.url), {
-    workerData: { job: { options, items } satisfies Job },
-    resourceLimits: { stackSizeMb: STACK_MB },
-  });
-  try {
-    return await new Promise<SmallStackLoad>((resolve, reject) => {
-      worker.once('message', resolve);
-      worker.once('error', reject);
-      worker.once('exit', (code) => reject(new Error(`the small-stack worker exited (${code}) without an answer`)));
+/** One worker for every load of a test file: each would otherwise load the client libraries again. */
+let worker: Worker | undefined;
+let serial = 0;
+const pending = new Map<number, { resolve: (load: SmallStackLoad) => void; reject: (err: Error) => void }>();
+
+function failAll(err: Error): void {
+  for (const { reject } of pending.values()) reject(err);
+  pending.clear();
+  worker = undefined;
+}
+
+export function firstDatasetSizeOnSmallStack(options: LiveLoadOptions, items: number): Promise<SmallStackLoad> {
+  if (!worker) {
+    worker = new Worker(new URL(import.meta.url), { workerData: { smallStack: true }, resourceLimits: { stackSizeMb: STACK_MB } });
+    worker.on('message', ({ id, load }: { id: number; load: SmallStackLoad }) => {
+      pending.get(id)?.resolve(load);
+      pending.delete(id);
     });
-  } finally {
-    await worker.terminate();
+    worker.on('error', failAll);
+    worker.on('exit', (code) => failAll(new Error(`the small-stack worker exited (${code})`)));
+    // Waiting on it must not keep a process alive whose tests are done.
+    worker.unref();
   }
+  const id = ++serial;
+  const answer = new Promise<SmallStackLoad>((resolve, reject) => pending.set(id, { resolve, reject }));
+  worker.postMessage({ id, job: { options, items } satisfies Job });
+  return answer;
+}
+
+/** Ends the worker (a test file's after hook). */
+export async function stopSmallStack(): Promise<void> {
+  const w = worker;
+  worker = undefined;
+  await w?.terminate();
 }
 
 async function work({ options, items }: Job): Promise<SmallStackLoad> {
@@ -54,6 +74,8 @@ async function work({ options, items }: Job): Promise<SmallStackLoad> {
   }
 }
 
-if (!isMainThread && (workerData as { job?: Job } | null)?.job) {
-  parentPort!.postMessage(await work((workerData as { job: Job }).job));
+if (!isMainThread && (workerData as { smallStack?: boolean } | null)?.smallStack) {
+  parentPort!.on('message', ({ id, job }: { id: number; job: Job }) => {
+    void work(job).then((load) => parentPort!.postMessage({ id, load }));
+  });
 }
