@@ -34,9 +34,9 @@ function devboy(args: string[], env: Record<string, string> = {}, nodeArgs: stri
 }
 
 /**
- * The same command in this process (helpers/cli.ts: the same flag parsing, errors and exit codes),
- * with none of the provider variables of the person running the tests, for the runs that end before
- * any output a process would change. The process start-up and its output are the other tests'.
+ * The same command in this process (helpers/cli.ts: the same flag parsing, errors, exit codes and
+ * output streams), with none of the provider variables of the person running the tests. A recording
+ * as a user starts it, and what help loads, stay in processes of their own.
  */
 function devboyHere(args: string[], env: Record<string, string> = {}): Promise<Run> {
   const unset = Object.fromEntries(
@@ -87,7 +87,8 @@ describe('devboy record', () => {
 
   it('what it wrote fits 100 columns however long the folder: the path and long requests fold', async () => {
     const out = join(dir, `a-corpus-folder-whose-name-alone-is-longer-than-a-terminal-line-${'x'.repeat(60)}`);
-    const run = await devboy(
+    // In-process: its standard output is not a terminal either, as a subprocess's pipe is not.
+    const run = await devboyHere(
       ['record', '--provider', 'github', '--owner', 'acme', '--repo', 'widgets', '--limit', '5', '--details', '1', '--out', out],
       { GITHUB_TOKEN, GITHUB_API_URL: live.url },
     );
