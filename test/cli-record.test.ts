@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { after, before, describe, it } from 'node:test';
+import { runCli } from './helpers/cli.js';
 import { REPO_ROOT } from './helpers/recordings.js';
 import type { FakeApi } from './helpers/fake-api.js';
 import { GITHUB_TOKEN, startGithubLive } from './helpers/live-apis.js';
@@ -30,6 +31,29 @@ function devboy(args: string[], env: Record<string, string> = {}, nodeArgs: stri
       },
     );
   });
+}
+
+/**
+ * The same command in this process (helpers/cli.ts: the same flag parsing, errors, exit codes and
+ * output streams), with none of the provider variables of the person running the tests. A recording
+ * as a user starts it, and what help loads, stay in processes of their own.
+ */
+function devboyHere(args: string[], env: Record<string, string> = {}): Promise<Run> {
+  const unset = Object.fromEntries(
+    [
+      'GITHUB_TOKEN',
+      'GH_TOKEN',
+      'GITHUB_API_URL',
+      'GITLAB_TOKEN',
+      'GITLAB_HOST',
+      'JIRA_HOST',
+      'JIRA_EMAIL',
+      'JIRA_API_TOKEN',
+      'JIRA_PAT',
+      'JIRA_API_VERSION',
+    ].map((k) => [k, undefined]),
+  );
+  return runCli(args, { cwd: dir, env: { ...unset, HOME: dir, ...env } }).then((r) => ({ ...r, code: r.code ?? 1 }));
 }
 
 before(async () => {
@@ -63,7 +87,8 @@ describe('devboy record', () => {
 
   it('what it wrote fits 100 columns however long the folder: the path and long requests fold', async () => {
     const out = join(dir, `a-corpus-folder-whose-name-alone-is-longer-than-a-terminal-line-${'x'.repeat(60)}`);
-    const run = await devboy(
+    // In-process: its standard output is not a terminal either, as a subprocess's pipe is not.
+    const run = await devboyHere(
       ['record', '--provider', 'github', '--owner', 'acme', '--repo', 'widgets', '--limit', '5', '--details', '1', '--out', out],
       { GITHUB_TOKEN, GITHUB_API_URL: live.url },
     );
@@ -76,10 +101,13 @@ describe('devboy record', () => {
 
   it('a rejected token: one line on stderr, exit 1, nothing written, no token shown', async () => {
     const out = join(dir, 'rejected');
-    const run = await devboy(['record', '-p', 'github', '--owner', 'acme', '--repo', 'widgets', '--out-dir', out, '--max-retries', '0'], {
-      GITHUB_TOKEN: 'ghp_wrongTOKENvalue000',
-      GITHUB_API_URL: live.url,
-    });
+    const run = await devboyHere(
+      ['record', '-p', 'github', '--owner', 'acme', '--repo', 'widgets', '--out-dir', out, '--max-retries', '0'],
+      {
+        GITHUB_TOKEN: 'ghp_wrongTOKENvalue000',
+        GITHUB_API_URL: live.url,
+      },
+    );
     assert.equal(run.code, 1);
     assert.match(
       run.stderr,
@@ -90,13 +118,13 @@ describe('devboy record', () => {
   });
 
   it('usage errors exit 2', async () => {
-    const missing = await devboy(['record', '--provider', 'github', '--owner', 'acme', '--repo', 'widgets']);
+    const missing = await devboyHere(['record', '--provider', 'github', '--owner', 'acme', '--repo', 'widgets']);
     assert.equal(missing.code, 2);
     assert.equal(missing.stderr, 'devboy record: --out-dir DIR is required: the corpus folder to write into\n');
-    const noRepo = await devboy(['record', '--provider', 'gitlab', '--out', join(dir, 'x')]);
+    const noRepo = await devboyHere(['record', '--provider', 'gitlab', '--out', join(dir, 'x')]);
     assert.equal(noRepo.code, 2);
     assert.equal(noRepo.stderr, 'devboy record: --owner and --repo are required for GitHub and GitLab\n');
-    const noSite = await devboy(['record', '--provider', 'jira', '--project', 'AC', '--out', join(dir, 'x')]);
+    const noSite = await devboyHere(['record', '--provider', 'jira', '--project', 'AC', '--out', join(dir, 'x')]);
     assert.equal(noSite.code, 2);
     assert.match(noSite.stderr, /set JIRA_HOST or --host/);
   });

@@ -23,9 +23,11 @@ import { DataError } from '../src/errors.js';
 import { writeFileAtomic } from '../src/io/atomic-write.js';
 import { descriptorOf, resolveOutputTarget } from '../src/io/output-target.js';
 import { streamConvert } from '../src/stream/stream-convert.js';
-import { runCliProcess as runCli } from './helpers/cli.js';
+import { runCli, runCliProcess } from './helpers/cli.js';
 import { REPO_ROOT } from './helpers/paths.js';
 
+// devboy runs in this process (runCli) where only the target matters, and in a process of its own
+// (runCliProcess) where the process does: its standard output, another user, a FIFO whose open blocks.
 // Never aim these tests at the machine's /dev/null or /dev/stdout: an implementation that renames over
 // its target would replace the real device file (the tests run as root). Devices are made in a temp dir.
 const root = mkdtempSync(join(tmpdir(), 'devboy-io-'));
@@ -133,7 +135,7 @@ describe('-o onto a device, FIFO or socket: written directly, never replaced', (
     }
     const viaCli = readFifo(fifo);
     try {
-      const r = await within(20_000, 'devboy convert -o FIFO', runCli(['convert', rowsFile(dir), '--to', 'gcf', '-o', fifo]));
+      const r = await within(20_000, 'devboy convert -o FIFO', runCliProcess(['convert', rowsFile(dir), '--to', 'gcf', '-o', fifo]));
       assert.equal(r.code, 0, r.stderr);
       assert.match(await within(10_000, 'reader of the FIFO', viaCli.text), /^GCF profile=generic\n/);
     } finally {
@@ -190,10 +192,10 @@ describe('-o onto a device, FIFO or socket: written directly, never replaced', (
 
   it('-o - is standard output, not a file named "-"', async () => {
     const dir = freshDir();
-    const whole = await runCli(['convert', rowsFile(dir), '--to', 'json-compact', '-o', '-'], { cwd: dir });
+    const whole = await runCliProcess(['convert', rowsFile(dir), '--to', 'json-compact', '-o', '-'], { cwd: dir });
     assert.equal(whole.code, 0, whole.stderr);
     assert.equal(whole.stdout, '[{"id":1,"title":"first"},{"id":2,"title":"second"}]\n');
-    const streamed = await runCli(['convert', rowsFile(dir), '--to', 'gcf', '--stream', '-o', '-'], { cwd: dir });
+    const streamed = await runCliProcess(['convert', rowsFile(dir), '--to', 'gcf', '--stream', '-o', '-'], { cwd: dir });
     assert.equal(streamed.code, 0, streamed.stderr);
     assert.equal(streamed.stdout, GCF);
     assert.ok(!readdirSync(dir).includes('-'), 'no file named -');
@@ -335,7 +337,7 @@ describe('-o that cannot be written: one line naming the path, exit 1, nothing l
       t.skip(`user ${asUser.uid} cannot read ${REPO_ROOT}: the check needs a user that folder permissions apply to`);
       return;
     }
-    const r = await runCli(['convert', rowsFile(dir), '--to', 'toon', '-o', join(locked, 'out.toon')], asUser);
+    const r = await runCliProcess(['convert', rowsFile(dir), '--to', 'toon', '-o', join(locked, 'out.toon')], asUser);
     if (r.code === 0 && process.getuid?.() !== 0) {
       t.skip('this file system does not enforce folder permissions');
       return;

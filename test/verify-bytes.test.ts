@@ -332,7 +332,8 @@ describe('streaming an empty input writes GCF that decodes to []', () => {
       assert.equal(r.code, 0, r.stderr);
       assert.deepEqual(decodeGeneric(r.stdout), []);
       assert.deepEqual(rowsFromGcfStream(r.stdout), []);
-      const back = await runCli(['convert', '-', '--from', 'gcf', '--to', 'json-compact'], { input: r.stdout });
+      // Read back from a file: in-process, where standard input would need a process of its own.
+      const back = await runCli(['convert', file(`empty-${name.length}.gcf`, r.stdout), '--from', 'gcf', '--to', 'json-compact']);
       assert.equal(back.stdout, '[]\n');
     });
   }
@@ -345,17 +346,19 @@ describe('error lines show control characters escaped', () => {
     assert.equal(line, 'a\\u0007.json:1:2: bad \\u0000 and \\u001b[31mred\\u007f \\u0085 \\u2028 \\u202e end');
   });
 
+  // From files, in-process (the tests above read standard input): the escaping is the same for both.
   it('CLI: a NUL in the input is shown as \\u0000', async () => {
-    const r = await runCli(['convert', '-', '--from', 'json', '--to', 'json'], { input: '{"a": \u0000}' });
+    const path = file('nul.json', '{"a": \u0000}');
+    const r = await runCli(['convert', path, '--from', 'json', '--to', 'json']);
     assert.equal(r.code, 1);
-    assert.equal(r.stderr, "devboy convert: <stdin>:1:7: invalid JSON: unexpected '\\u0000' (expected a value)\n");
+    assert.equal(r.stderr, `devboy convert: ${path}:1:7: invalid JSON: unexpected '\\u0000' (expected a value)\n`);
   });
 
   it('CLI: a control character inside a string is shown escaped', async () => {
-    const r = await runCli(['convert', '-', '--from', 'json', '--to', 'json'], { input: '["a\u001bb"]' });
+    const r = await runCli(['convert', file('esc.json', '["a\u001bb"]'), '--from', 'json', '--to', 'json']);
     assert.equal(r.code, 1);
     // eslint-disable-next-line no-control-regex
     assert.doesNotMatch(r.stderr, /[\u0000-\u0009\u000b-\u001f\u007f]/);
-    assert.match(r.stderr, /<stdin>:1:4: invalid JSON: control character \\u001b in string/);
+    assert.match(r.stderr, /esc\.json:1:4: invalid JSON: control character \\u001b in string/);
   });
 });
