@@ -18,19 +18,24 @@ import { refLine } from '../src/transcript/canonical.js';
 import { runCli } from './helpers/cli.js';
 import { benchmarkWithLedger, CORPUS_SERVER, connectThroughProxy, type ProxyRun } from './helpers/mcp-proxy.js';
 import { corpusDir } from './helpers/paths.js';
+import { sample as sampleEvery } from './helpers/sampling.js';
 import { corpusBodies } from './mcp/corpus-server.js';
 
 type Text = { type: string; text: string };
 const texts = (r: object) => (r as { content: Text[] }).content.filter((b) => b.type === 'text').map((b) => b.text);
 
+// Read once for the file: every test below picks its bodies from it.
+const bodies = corpusBodies(corpusDir());
+// The session column needs no more than one format measured.
+const ONE_FORMAT = ['--formats', 'stc'];
+
 describe('devboy proxy in front of a corpus MCP server (SDK client over stdio)', () => {
   const tmp = mkdtempSync(join(tmpdir(), 'devboy-proxy-'));
   const log = join(tmp, 'calls.jsonl');
-  const bodies = corpusBodies(corpusDir());
   const names = [...bodies.keys()];
-  // Every twelfth body, and the largest: a spread of providers, shapes and sizes at a test's cost.
-  const largest = names.reduce((a, b) => (JSON.stringify(bodies.get(a)).length >= JSON.stringify(bodies.get(b)).length ? a : b));
-  const sample = [...new Set([...names.filter((_, i) => i % 12 === 0), largest])];
+  // Every twelfth body: a spread of providers, shapes and sizes (the largest is 93 KB; 1 to 99 KB lists
+  // are paged and lowered below) at a test's cost. DEVBOY_TEST_CORPUS=full sends every body, the largest too.
+  const sample = sampleEvery(names, 12, 8);
   let run: ProxyRun;
   const sent: { name: string; upstream: string; received: string[] }[] = [];
   let end: { code: number | null; stderr: string } | undefined;
@@ -123,8 +128,17 @@ describe('devboy proxy in front of a corpus MCP server (SDK client over stdio)',
   });
 
   it('the same input gives the same bytes: a second proxy sends what the first sent', async () => {
+    // The smallest body of each format the first proxy chose: whether an encoding, and the choice of
+    // it, depend on the input alone shows on any body; a large one only costs time, twice.
+    const { calls } = parseLedger(readFileSync(log, 'utf8'), log);
+    const smallest = new Map<string | null, (typeof sent)[number]>();
+    for (const [i, s] of sent.entries()) {
+      const had = smallest.get(calls[i]!.format);
+      if (!had || s.upstream.length < had.upstream.length) smallest.set(calls[i]!.format, s);
+    }
+    assert.ok(smallest.size >= 3, `the sample is sent in ${[...smallest.keys()].join(', ')} only`);
     const other = await connectThroughProxy(['--no-dedup'], CORPUS_SERVER);
-    for (const s of sent.slice(0, 4)) {
+    for (const s of smallest.values()) {
       const r = await other.client.callTool({ name: 'get_body', arguments: { name: s.name } });
       // Without dedup there is no id line; the explainer comes with the first result in each format.
       assert.equal(texts(r).at(-1), s.received.at(-1), s.name);
@@ -143,7 +157,7 @@ describe('devboy proxy in front of a corpus MCP server (SDK client over stdio)',
     const json = JSON.parse((await runCli(['session', log, '--json'])).stdout) as { refs: number; totals: { received_tokens: number }[] };
     assert.equal(json.refs, 1);
     const { calls } = parseLedger(readFileSync(log, 'utf8'), log);
-    const bench = await benchmarkWithLedger(log);
+    const bench = await benchmarkWithLedger(log, ONE_FORMAT);
     assert.equal(bench.code, 0, bench.stderr);
     const doc = JSON.parse(bench.stdout) as BenchmarkResult;
     const t = (
@@ -181,8 +195,10 @@ describe('devboy proxy --budget: a long list in pages by the chunk planner, each
   it('page 1 carries the chunk index; devboy_result hands back every page and the whole; the pages decode to the whole list', async () => {
     const tmp = mkdtempSync(join(tmpdir(), 'devboy-proxy-pages-'));
     const log = join(tmp, 'calls.jsonl');
-    const bodies = corpusBodies(corpusDir());
-    const [name, body] = [...bodies.entries()].find(([, b]) => Array.isArray(b) && b.length >= 30 && JSON.stringify(b).length > 40_000)!;
+    // 16 GitHub issues, 86 KB, one of them too large for a page with the index: every kind of page at
+    // a fifth of the cost of betamax's 100 issues.
+    const name = 'github/betamaxpy__betamax/001_GET_repos_betamaxpy_betamax_issues_direction_asc_per_page_100.json';
+    const body = bodies.get(name)!;
     const run = await connectThroughProxy(['--budget', '2000', '--log', log], CORPUS_SERVER);
     const first = texts(await run.client.callTool({ name: 'get_body', arguments: { name } }));
     const id = /<<<SHADOW:(shadow_[0-9a-f]{12})>>>/.exec(first.join('\n'))![1]!;
@@ -202,6 +218,7 @@ describe('devboy proxy --budget: a long list in pages by the chunk planner, each
     assert.equal(r.outcome, 'encoded');
     assert.deepEqual({ id: r.pages!.id, count: r.pages!.count, member: r.pages!.member }, { id, count, member: null });
     assert.ok(count >= 2);
+    assert.ok(r.pages!.over_budget.length > 0, 'an issue over the budget alone, or the test would not see its label');
     assert.equal(pages[0], first.at(-1), 'page 1 is what the call returned');
     assert.match(pages[0]!, new RegExp(`\\[chunks\\] \\d+/${(body as unknown[]).length} items in ${count} chunks`));
     assert.ok(pages[0]!.includes(`Call devboy_result with {"id": "${id}", "page": N}`));
@@ -227,8 +244,9 @@ describe('devboy proxy --level: known provider lists lowered by choice, labelled
   it("a GitHub issue list at minimal detail decodes to devboy format's minimal items; devboy_result gives back the upstream text", async () => {
     const tmp = mkdtempSync(join(tmpdir(), 'devboy-proxy-level-'));
     const log = join(tmp, 'calls.jsonl');
-    const bodies = corpusBodies(corpusDir());
-    const name = [...bodies.keys()].find((n) => /^github\/.*_issues_state_all/.test(n))!;
+    // The smaller of betamax's two pages of issues (50 issues, 183 KB): the same work as the 100 of page 1.
+    const size = (n: string) => JSON.stringify(bodies.get(n)).length;
+    const name = [...bodies.keys()].filter((n) => /^github\/.*_issues_state_all/.test(n)).sort((a, b) => size(a) - size(b))[0]!;
     const upstream = JSON.stringify(bodies.get(name), null, 2);
     const run = await connectThroughProxy(['--level', 'minimal', '--log', log], CORPUS_SERVER);
     const got = texts(await run.client.callTool({ name: 'get_body', arguments: { name } }));
