@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer, type AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -29,7 +29,7 @@ const ROOT = { uri: 'file:///tmp/devboy-root', name: 'devboy root' };
  * --upstream-url test, and the server the agent asks directly to compare with what comes through the
  * proxy (the same server, createServer() of server-everything, behind either transport).
  */
-let server: ChildProcessWithoutNullStreams | undefined;
+let server: ChildProcess | undefined;
 let url: Promise<string> | undefined;
 const everythingOverHttp = () => (url ??= startOverHttp());
 async function startOverHttp(): Promise<string> {

@@ -36,7 +36,7 @@ describe('devboy proxy in front of @modelcontextprotocol/server-filesystem over 
   // older name for read_text_file (the same handler, the same text), and --skip-tools does not name
   // it: the same read with and without --skip-tools, side by side.
   let reads: { path: string; got: string[] }[];
-  let edited: { path: string; line: string; result: { isError?: unknown; content: unknown } };
+  let edited: { path: string; line: string; result: Awaited<ReturnType<Client['callTool']>> };
   let unskipped: { path: string; got: string };
   let tree: { direct: string; proxied: string };
   let end: { code: number | null; stderr: string };
