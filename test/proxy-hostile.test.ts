@@ -30,12 +30,12 @@ describe('devboy proxy and a hostile upstream', () => {
   const tmp = mkdtempSync(join(tmpdir(), 'devboy-proxy-hostile-'));
   after(() => rmSync(tmp, { recursive: true, force: true }));
 
-  // The upstream fails before any JSON result is shaped: the tokenizer only counts, and heuristic's
-  // costs no load (o200k_base's ranks take a quarter of the proxy's start-up).
-  const failing = (...args: string[]) => connectThroughProxy(['--tokenizer', 'heuristic', ...args], CORPUS_SERVER);
+  // Nothing asserted here depends on the tokenizer: the upstream fails, or a result is kept, before a
+  // count decides anything. heuristic's costs no load (o200k_base's ranks: a quarter of the start-up).
+  const proxy = (...args: string[]) => connectThroughProxy(['--tokenizer', 'heuristic', ...args], CORPUS_SERVER);
 
   it('dies mid-call: the pending call gets a JSON-RPC error naming the exit code; the proxy exits 1', async () => {
-    const run = await failing();
+    const run = await proxy();
     const err = await callError(run.client.callTool({ name: 'die' }));
     assert.equal(err.code, -32000);
     assert.match(err.message, /the upstream failed: exited with code 3/);
@@ -46,7 +46,7 @@ describe('devboy proxy and a hostile upstream', () => {
 
   // --timeout 1, the least it takes: the waits below are a second each, and an answer (say, ping) has a second too.
   it('never answers one call: a timeout error within --timeout; the upstream answers ping, so the session goes on', async () => {
-    const run = await failing('--timeout', '1');
+    const run = await proxy('--timeout', '1');
     const err = await callError(run.client.callTool({ name: 'hang' }));
     assert.equal(err.code, -32001);
     assert.match(err.message, /did not answer tools\/call within 1 s/);
@@ -58,7 +58,7 @@ describe('devboy proxy and a hostile upstream', () => {
   });
 
   it('stops answering anything: timeout error, then no ping answer either: the proxy gives up with status 1', async () => {
-    const run = await failing('--timeout', '1');
+    const run = await proxy('--timeout', '1');
     const err = await callError(run.client.callTool({ name: 'freeze' }));
     assert.equal(err.code, -32001);
     const end = await run.exited;
@@ -67,7 +67,7 @@ describe('devboy proxy and a hostile upstream', () => {
   });
 
   it('junk on stdout: the pending call gets an error at once, the proxy exits 1 with the reason', async () => {
-    const run = await failing();
+    const run = await proxy();
     const err = await callError(run.client.callTool({ name: 'junk' }));
     assert.equal(err.code, -32000);
     assert.match(err.message, /not an MCP message/);
@@ -90,7 +90,7 @@ describe('devboy proxy and a hostile upstream', () => {
     let end: { code: number | null; stderr: string };
     let calls: LedgerCall[];
     before(async () => {
-      const run = await connectThroughProxy(['--log', log], CORPUS_SERVER);
+      const run = await proxy('--log', log);
       const [huge, small] = await Promise.all([
         run.client.callTool({ name: 'huge', arguments: { mb: MB } }),
         run.client.callTool({ name: 'slow', arguments: { ms: 0 } }),
