@@ -23,6 +23,7 @@ import type { Tokenizer } from '../src/tokens/types.js';
 import { itemsAtLevel } from '../src/trim/levels.js';
 import { DEFAULT_DEDUP } from '../src/transcript/types.js';
 import { runCli } from './helpers/cli.js';
+import { rememberingTokenizer } from './helpers/remembering-tokenizer.js';
 import { benchmarkWithLedger, CORPUS_SERVER, connectThroughProxy } from './helpers/mcp-proxy.js';
 import { corpusDir } from './helpers/paths.js';
 import { corpusBodies } from './mcp/corpus-server.js';
@@ -39,30 +40,15 @@ const pretty = (name: string) => JSON.stringify(body(name), null, 2);
 const texts = (r: object) =>
   ((r as { content?: unknown }).content as { type: string; text: string }[]).filter((b) => b.type === 'text').map((b) => b.text);
 
-/**
- * o200k_base, remembering its counts for the file: the shapers below count the same large texts
- * (betamax 003 and the GitHub search, 150,000 tokens each, in several tests); a count depends on the
- * text alone, and the tokenizer has tests of its own.
- */
-async function o200kOnce(): Promise<Tokenizer> {
-  const o200k = await loadTokenizer('o200k_base');
-  const counts = new Map<string, number>();
-  return {
-    name: o200k.name,
-    estimate: o200k.estimate,
-    count: (text) => {
-      let n = counts.get(text);
-      if (n === undefined) counts.set(text, (n = o200k.count(text)));
-      return n;
-    },
-  };
-}
+// o200k_base for the whole file, its counts remembered: the shapers below count the same large texts
+// (betamax 003 and the GitHub search, 150,000 tokens each) in several tests.
 let o200kShared: Promise<Tokenizer> | undefined;
+const o200kRemembering = () => (o200kShared ??= loadTokenizer('o200k_base').then(rememberingTokenizer));
 
 /** The shaper `devboy proxy` runs, with its real formats, tokenizer and explainers. */
 async function shaper(o: { format?: FormatName | 'auto'; budget?: number; level?: ProxyLevel }) {
   const formats = await loadFormats(proxyFormats(o.format ?? 'auto'));
-  const tokenizer = await (o200kShared ??= o200kOnce());
+  const tokenizer = await o200kRemembering();
   const explainers = await loadExplainers(formats.map((f) => f.name));
   return new ResultShaper({
     formats,
@@ -111,7 +97,7 @@ const contentOf = (page: string) => page.slice(0, page.lastIndexOf('\n\n[chunks]
 
 /** Each page is within the budget, or is listed in the ledger and labelled as over it; nothing else. */
 async function assertWithinBudget(pages: readonly string[], record: LedgerCall, budget: number) {
-  const o200k = await (o200kShared ??= o200kOnce());
+  const o200k = await o200kRemembering();
   const over = pages.flatMap((p, i) => (o200k.count(p) > budget ? [{ page: i + 1, tokens: o200k.count(p) }] : []));
   assert.deepEqual(
     record.pages!.over_budget.map((o) => ({ page: o.page, tokens: o.tokens })),

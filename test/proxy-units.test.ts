@@ -11,8 +11,8 @@ import { ResultStore } from '../src/proxy/store.js';
 import { summarizeLedger } from '../src/proxy/summary.js';
 import { globRegExp, toolMatcher } from '../src/proxy/tool-match.js';
 import { loadTokenizer } from '../src/tokens/registry.js';
-import type { Tokenizer } from '../src/tokens/types.js';
 import { anyJson, scaledRuns } from './helpers/arbitraries.js';
+import { rememberingTokenizer } from './helpers/remembering-tokenizer.js';
 import { sampleFormats } from './helpers/sampling.js';
 
 const settings = async () => ({
@@ -20,20 +20,6 @@ const settings = async () => ({
   tokenizer: await loadTokenizer('o200k_base'),
   maxBytes: 16 * 1024 * 1024,
 });
-
-/** A tokenizer that remembers its counts: the same text counted again costs nothing, and gives the same number. */
-function remembering(t: Tokenizer): Tokenizer {
-  const counts = new Map<string, number>();
-  return {
-    name: t.name,
-    estimate: t.estimate,
-    count: (text) => {
-      let n = counts.get(text);
-      if (n === undefined) counts.set(text, (n = t.count(text)));
-      return n;
-    },
-  };
-}
 
 describe('proxy: one text block', () => {
   it('property: a re-encoded text decodes, in the format named, to the value of the original text; the same text gives the same bytes', async () => {
@@ -44,7 +30,7 @@ describe('proxy: one text block', () => {
     // nothing anew: what it must reproduce is the encodings and the choice, and a count is the same
     // every time.
     const names = sampleFormats(FORMAT_NAMES, 4);
-    const s = { ...all, formats: all.formats.filter((f) => names.includes(f.name)), tokenizer: remembering(all.tokenizer) };
+    const s = { ...all, formats: all.formats.filter((f) => names.includes(f.name)), tokenizer: rememberingTokenizer(all.tokenizer) };
     const byName = new Map(s.formats.map((f) => [f.name, f]));
     let encoded = 0;
     fc.assert(
