@@ -2,11 +2,14 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { parseLedger, type LedgerCall } from '../src/proxy/ledger.js';
 import { CORPUS_SERVER, connectThroughProxy } from './helpers/mcp-proxy.js';
+import { REPO_ROOT } from './helpers/paths.js';
+
+const FAILING_SERVER = [process.execPath, resolve(REPO_ROOT, 'dist', 'test', 'mcp', 'failing-server.js')];
 
 type Text = { type: string; text: string };
 const texts = (r: object) => (r as { content: Text[] }).content.filter((b) => b.type === 'text').map((b) => b.text);
@@ -33,9 +36,11 @@ describe('devboy proxy and a hostile upstream', () => {
   // Nothing asserted here depends on the tokenizer: the upstream fails, or a result is kept, before a
   // count decides anything. heuristic's costs no load (o200k_base's ranks: a quarter of the start-up).
   const proxy = (...args: string[]) => connectThroughProxy(['--tokenizer', 'heuristic', ...args], CORPUS_SERVER);
+  // The faults, each ending its session, from an upstream that starts in a tenth of the corpus server's time.
+  const failing = (...args: string[]) => connectThroughProxy(['--tokenizer', 'heuristic', ...args], FAILING_SERVER);
 
   it('dies mid-call: the pending call gets a JSON-RPC error naming the exit code; the proxy exits 1', async () => {
-    const run = await proxy();
+    const run = await failing();
     const err = await callError(run.client.callTool({ name: 'die' }));
     assert.equal(err.code, -32000);
     assert.match(err.message, /the upstream failed: exited with code 3/);
@@ -46,7 +51,7 @@ describe('devboy proxy and a hostile upstream', () => {
 
   // --timeout 1, the least it takes: the waits below are a second each, and an answer (say, ping) has a second too.
   it('never answers one call: a timeout error within --timeout; the upstream answers ping, so the session goes on', async () => {
-    const run = await proxy('--timeout', '1');
+    const run = await failing('--timeout', '1');
     const err = await callError(run.client.callTool({ name: 'hang' }));
     assert.equal(err.code, -32001);
     assert.match(err.message, /did not answer tools\/call within 1 s/);
@@ -58,7 +63,7 @@ describe('devboy proxy and a hostile upstream', () => {
   });
 
   it('stops answering anything: timeout error, then no ping answer either: the proxy gives up with status 1', async () => {
-    const run = await proxy('--timeout', '1');
+    const run = await failing('--timeout', '1');
     const err = await callError(run.client.callTool({ name: 'freeze' }));
     assert.equal(err.code, -32001);
     const end = await run.exited;
@@ -67,7 +72,7 @@ describe('devboy proxy and a hostile upstream', () => {
   });
 
   it('junk on stdout: the pending call gets an error at once, the proxy exits 1 with the reason', async () => {
-    const run = await proxy();
+    const run = await failing();
     const err = await callError(run.client.callTool({ name: 'junk' }));
     assert.equal(err.code, -32000);
     assert.match(err.message, /not an MCP message/);
