@@ -2,14 +2,11 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { parseLedger, type LedgerCall } from '../src/proxy/ledger.js';
-import { CORPUS_SERVER, connectThroughProxy } from './helpers/mcp-proxy.js';
-import { REPO_ROOT } from './helpers/paths.js';
-
-const FAILING_SERVER = [process.execPath, resolve(REPO_ROOT, 'dist', 'test', 'mcp', 'failing-server.js')];
+import { CORPUS_SERVER, FAILING_SERVER, connectThroughProxy } from './helpers/mcp-proxy.js';
 
 type Text = { type: string; text: string };
 const texts = (r: object) => (r as { content: Text[] }).content.filter((b) => b.type === 'text').map((b) => b.text);

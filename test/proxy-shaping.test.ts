@@ -24,7 +24,7 @@ import { itemsAtLevel } from '../src/trim/levels.js';
 import { DEFAULT_DEDUP } from '../src/transcript/types.js';
 import { runCli } from './helpers/cli.js';
 import { rememberingTokenizer } from './helpers/remembering-tokenizer.js';
-import { benchmarkWithLedger, CORPUS_SERVER, connectThroughProxy } from './helpers/mcp-proxy.js';
+import { benchmarkWithLedger, connectThroughProxy, FAILING_SERVER } from './helpers/mcp-proxy.js';
 import { corpusDir } from './helpers/paths.js';
 import { corpusBodies } from './mcp/corpus-server.js';
 
@@ -334,7 +334,8 @@ describe('proxy --format auto: candidates only', () => {
 
   it('a 20-row list of strings through the proxy goes out in a candidate format, not as CSV (which has fewer tokens and round-trips it)', async () => {
     const rows = Array.from({ length: 20 }, (_, i) => ({ key: `gh#${i + 1}`, title: `row ${i + 1}`, state: i % 3 ? 'open' : 'closed' }));
-    const run = await connectThroughProxy(['--no-dedup', '--no-explainer'], CORPUS_SERVER);
+    // The rows as the text of a plain-text tool: the quick upstream has one.
+    const run = await connectThroughProxy(['--no-dedup', '--no-explainer'], FAILING_SERVER);
     const got = texts(await run.client.callTool({ name: 'say', arguments: { text: JSON.stringify(rows, null, 2) } }));
     assert.equal((await run.end()).code, 0);
     const csv = await loadFormat('csv');

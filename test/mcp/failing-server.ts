@@ -1,8 +1,8 @@
-// An MCP upstream that fails on request, for test/proxy-hostile.test.ts: JSON-RPC over stdio by hand,
-// without the SDK. Why: the proxy's handling of a dying, hanging, frozen or junk-writing upstream does
-// not depend on how the upstream is written, and the SDK's import is most of a server's start-up; a
-// test that starts one upstream per fault pays it each time. The corpus server (corpus-server.ts)
-// has the same faults, for the tests that also want its bodies.
+// An MCP upstream that fails on request (test/proxy-hostile.test.ts) or says the text it is given:
+// JSON-RPC over stdio by hand, without the SDK. Why: the proxy's handling of a dying, hanging, frozen
+// or junk-writing upstream does not depend on how the upstream is written, and the SDK's import is
+// most of a server's start-up; a test that starts one upstream per fault pays it each time. The
+// corpus server (corpus-server.ts) has the same tools, for the tests that also want its bodies.
 // Run: node dist/test/mcp/failing-server.js
 import { createInterface } from 'node:readline';
 
