@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { createServer, type AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import {
   CreateMessageRequestSchema,
   ElicitRequestSchema,
@@ -23,38 +23,6 @@ const EVERYTHING = [
 ];
 const CAPABILITIES: ClientCapabilities = { sampling: {}, elicitation: {}, roots: { listChanged: true } };
 const ROOT = { uri: 'file:///tmp/devboy-root', name: 'devboy root' };
-
-/**
- * server-everything over Streamable HTTP on loopback, started once for the file: the upstream of the
- * --upstream-url test, and the server the agent asks directly to compare with what comes through the
- * proxy (the same server, createServer() of server-everything, behind either transport).
- */
-let server: ChildProcess | undefined;
-let url: Promise<string> | undefined;
-const everythingOverHttp = () => (url ??= startOverHttp());
-async function startOverHttp(): Promise<string> {
-  const port = await new Promise<number>((done) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => done(port));
-    });
-  });
-  const started = spawn(EVERYTHING[0]!, [EVERYTHING[1]!, 'streamableHttp'], {
-    env: { ...process.env, PORT: String(port) },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  server = started;
-  await new Promise<void>((ready, fail) => {
-    let text = '';
-    started.stderr.on('data', (d: Buffer) => {
-      text += d.toString();
-      if (/listening on port/.test(text)) ready();
-    });
-    started.once('exit', (code) => fail(new Error(`server-everything exited ${code}: ${text}`)));
-  });
-  return `http://127.0.0.1:${port}/mcp`;
-}
-after(() => server?.kill());
 
 /** An agent that can sample, elicit and list roots: what server-everything asks of its client. */
 function equip(client: Client): void {
@@ -76,7 +44,7 @@ describe('devboy proxy in front of @modelcontextprotocol/server-everything: ever
     direct = new Client({ name: 'devboy-test-agent', version: '1.0.0' }, { capabilities: CAPABILITIES });
     equip(proxied.client);
     equip(direct);
-    await direct.connect(new StreamableHTTPClientTransport(new URL(await everythingOverHttp())));
+    await direct.connect(new StdioClientTransport({ command: EVERYTHING[0]!, args: EVERYTHING.slice(1), stderr: 'ignore' }));
   });
   after(async () => {
     await proxied.end();
@@ -170,14 +138,36 @@ describe('devboy proxy in front of @modelcontextprotocol/server-everything: ever
 
 describe('devboy proxy --upstream-url: server-everything over Streamable HTTP on loopback', () => {
   it('lists and calls tools through the HTTP upstream; the agent ends the session, the proxy exits 0', async () => {
-    const run = await connectThroughProxy(['--upstream-url', await everythingOverHttp()], [], { capabilities: CAPABILITIES });
-    const { tools } = await run.client.listTools();
-    assert.ok(tools.some((t) => t.name === 'echo'));
-    assert.equal(tools.at(-1)!.name, 'devboy_result');
-    const echo = await run.client.callTool({ name: 'echo', arguments: { message: 'over http' } });
-    assert.deepEqual(echo.content, [{ type: 'text', text: 'Echo: over http' }]);
-    const end = await run.end();
-    assert.equal(end.code, 0, end.stderr);
-    assert.match(end.stderr, /^devboy proxy: 1 tool call through http:\/\/127\.0\.0\.1:\d+;/m);
+    const port = await new Promise<number>((done) => {
+      const probe = createServer().listen(0, '127.0.0.1', () => {
+        const { port } = probe.address() as AddressInfo;
+        probe.close(() => done(port));
+      });
+    });
+    const server = spawn(EVERYTHING[0]!, [EVERYTHING[1]!, 'streamableHttp'], {
+      env: { ...process.env, PORT: String(port) },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    try {
+      await new Promise<void>((ready, fail) => {
+        let text = '';
+        server.stderr.on('data', (d: Buffer) => {
+          text += d.toString();
+          if (/listening on port/.test(text)) ready();
+        });
+        server.once('exit', (code) => fail(new Error(`server-everything exited ${code}: ${text}`)));
+      });
+      const run = await connectThroughProxy(['--upstream-url', `http://127.0.0.1:${port}/mcp`], [], { capabilities: CAPABILITIES });
+      const { tools } = await run.client.listTools();
+      assert.ok(tools.some((t) => t.name === 'echo'));
+      assert.equal(tools.at(-1)!.name, 'devboy_result');
+      const echo = await run.client.callTool({ name: 'echo', arguments: { message: 'over http' } });
+      assert.deepEqual(echo.content, [{ type: 'text', text: 'Echo: over http' }]);
+      const end = await run.end();
+      assert.equal(end.code, 0, end.stderr);
+      assert.match(end.stderr, /^devboy proxy: 1 tool call through http:\/\/127\.0\.0\.1:\d+;/m);
+    } finally {
+      server.kill();
+    }
   });
 });
