@@ -8,8 +8,8 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { loadFormat } from '../src/formats/registry.js';
 import { jsonEqual } from '../src/json/equal.js';
 import { parseJson } from '../src/json/parse.js';
-import { parseLedger } from '../src/proxy/ledger.js';
-import { connectThroughProxy, type ProxyRun } from './helpers/mcp-proxy.js';
+import { parseLedger, type LedgerCall } from '../src/proxy/ledger.js';
+import { connectThroughProxy } from './helpers/mcp-proxy.js';
 import { corpusDir, REPO_ROOT } from './helpers/paths.js';
 import { corpusBodies } from './mcp/corpus-server.js';
 
@@ -30,58 +30,70 @@ describe('devboy proxy in front of @modelcontextprotocol/server-filesystem over 
     writeFileSync(path, `${JSON.stringify(body, null, 2)}\n`);
     return path;
   });
-  let exact: ProxyRun;
-  after(async () => {
-    await exact.end();
+  // The first file as read, before the edit.
+  const original = readFileSync(files[0]!, 'utf8');
+  // One session does every call; the tests read their parts of it. read_file is server-filesystem's
+  // older name for read_text_file (the same handler, the same text), and --skip-tools does not name
+  // it: the same read with and without --skip-tools, side by side.
+  let reads: { path: string; got: string[] }[];
+  let edited: { path: string; line: string; result: Awaited<ReturnType<Client['callTool']>> };
+  let unskipped: { path: string; got: string };
+  let tree: { direct: string; proxied: string };
+  let end: { code: number | null; stderr: string };
+  let calls: LedgerCall[];
+  after(() => {
     rmSync(dir, { recursive: true, force: true });
     rmSync(log, { force: true });
   });
   before(async () => {
-    exact = await connectThroughProxy(['--skip-tools', 'read_*,edit_file', '--log', log], FILESYSTEM(dir));
-  });
-
-  it('with --skip-tools read_*: every file read is byte for byte the file, and an exact-match edit after it works', async () => {
-    for (const path of files) {
-      const r = await exact.client.callTool({ name: 'read_text_file', arguments: { path } });
-      assert.deepEqual(texts(r), [readFileSync(path, 'utf8')], path);
-    }
-    const path = files[0]!;
-    const line = readFileSync(path, 'utf8').split('\n')[1]!;
-    const edit = await exact.client.callTool({ name: 'edit_file', arguments: { path, edits: [{ oldText: line, newText: `${line} ` }] } });
-    assert.notEqual(edit.isError, true, JSON.stringify(edit.content));
-    assert.ok(readFileSync(path, 'utf8').includes(`${line} \n`));
-  });
-
-  it('directory_tree (pretty JSON) is still re-encoded, and decodes to what the server sends directly', async () => {
+    const run = await connectThroughProxy(['--skip-tools', 'read_text_*,edit_file', '--log', log], FILESYSTEM(dir));
+    reads = [];
+    for (const path of files) reads.push({ path, got: texts(await run.client.callTool({ name: 'read_text_file', arguments: { path } })) });
+    const line = readFileSync(files[0]!, 'utf8').split('\n')[1]!;
+    edited = {
+      path: files[0]!,
+      line,
+      result: await run.client.callTool({
+        name: 'edit_file',
+        arguments: { path: files[0]!, edits: [{ oldText: line, newText: `${line} ` }] },
+      }),
+    };
+    unskipped = { path: files[1]!, got: texts(await run.client.callTool({ name: 'read_file', arguments: { path: files[1]! } })).at(-1)! };
     const direct = new Client({ name: 'devboy-test-agent', version: '1.0.0' });
     await direct.connect(new StdioClientTransport({ command: process.execPath, args: FILESYSTEM(dir).slice(1), stderr: 'ignore' }));
     const d = await direct.callTool({ name: 'directory_tree', arguments: { path: dir } });
     await direct.close();
-    const p = await exact.client.callTool({ name: 'directory_tree', arguments: { path: dir } });
-    const end = await exact.end();
-    assert.equal(end.code, 0, end.stderr);
-    const { calls } = parseLedger(readFileSync(log, 'utf8'), log);
-    const tree = calls.find((c) => c.tool === 'directory_tree')!;
-    assert.equal(tree.outcome, 'encoded', tree.why ?? '');
-    const decoded = (await loadFormat(tree.format!)).decode(texts(p).at(-1)!);
-    assert.ok(jsonEqual(decoded, parseJson(texts(d)[0]!)));
-    for (const c of calls.filter((c) => c.tool === 'read_text_file' || c.tool === 'edit_file')) {
+    const p = await run.client.callTool({ name: 'directory_tree', arguments: { path: dir } });
+    tree = { direct: texts(d)[0]!, proxied: texts(p).at(-1)! };
+    end = await run.end();
+    calls = parseLedger(readFileSync(log, 'utf8'), log).calls;
+  });
+
+  it('with --skip-tools read_text_*: every file read is byte for byte the file, and an exact-match edit after it works', () => {
+    for (const { path, got } of reads) assert.deepEqual(got, [path === edited.path ? original : readFileSync(path, 'utf8')], path);
+    assert.notEqual(edited.result.isError, true, JSON.stringify(edited.result.content));
+    assert.ok(readFileSync(edited.path, 'utf8').includes(`${edited.line} \n`));
+    const skipped = calls.filter((c) => c.tool === 'read_text_file' || c.tool === 'edit_file');
+    assert.equal(skipped.length, files.length + 1);
+    for (const c of skipped) {
       assert.equal(c.outcome, 'kept');
       assert.equal(c.why, 'kept exact by --skip-tools');
     }
   });
 
-  it('without --skip-tools the same read is re-encoded (what --skip-tools is for), decoding to the file', async () => {
-    const plainLog = `${log}.plain`;
-    const run = await connectThroughProxy(['--no-dedup', '--log', plainLog], FILESYSTEM(dir));
-    const path = files[1]!;
-    const r = await run.client.callTool({ name: 'read_text_file', arguments: { path } });
-    const got = texts(r).at(-1)!;
-    assert.notEqual(got, readFileSync(path, 'utf8'));
-    assert.equal((await run.end()).code, 0);
-    const read = parseLedger(readFileSync(plainLog, 'utf8'), plainLog).calls[0]!;
-    rmSync(plainLog);
+  it('directory_tree (pretty JSON) is still re-encoded, and decodes to what the server sends directly', async () => {
+    assert.equal(end.code, 0, end.stderr);
+    const record = calls.find((c) => c.tool === 'directory_tree')!;
+    assert.equal(record.outcome, 'encoded', record.why ?? '');
+    const decoded = (await loadFormat(record.format!)).decode(tree.proxied);
+    assert.ok(jsonEqual(decoded, parseJson(tree.direct)));
+  });
+
+  it('the same read by a tool --skip-tools does not name is re-encoded (what --skip-tools is for), decoding to the file', async () => {
+    const file = readFileSync(unskipped.path, 'utf8');
+    assert.notEqual(unskipped.got, file);
+    const read = calls.find((c) => c.tool === 'read_file')!;
     assert.equal(read.outcome, 'encoded');
-    assert.ok(jsonEqual((await loadFormat(read.format!)).decode(got), parseJson(readFileSync(path, 'utf8'))));
+    assert.ok(jsonEqual((await loadFormat(read.format!)).decode(unskipped.got), parseJson(file)));
   });
 });

@@ -20,6 +20,9 @@ export interface ProxyRun {
 /** The corpus MCP server of test/mcp, as the upstream command line. */
 export const CORPUS_SERVER = [process.execPath, resolve(REPO_ROOT, 'dist', 'test', 'mcp', 'corpus-server.js')];
 
+/** test/mcp/failing-server: an upstream with the faults and plain text, no corpus, quick to start. */
+export const FAILING_SERVER = [process.execPath, resolve(REPO_ROOT, 'dist', 'test', 'mcp', 'failing-server.js')];
+
 /**
  * `devboy proxy ARGS -- UPSTREAM...` as an agent runs it, with the SDK's Client on the other end.
  * Every wait is on an event (the process's exit, its stderr's end), never on a clock.
