@@ -6,10 +6,11 @@ import { chunkSummary } from '../src/budget/chunks/summary.js';
 import { readingOrder, STRATEGIES } from '../src/budget/strategies/strategy.js';
 import { resolveStrategy } from '../src/budget/strategies/resolver.js';
 import { UsageError } from '../src/errors.js';
+import { isCandidate } from '../src/formats/info.js';
 import { FORMAT_NAMES, type Format, type FormatName } from '../src/formats/types.js';
 import type { JsonObject } from '../src/json/types.js';
 import { itemsOf, type Dataset } from '../src/model/index.js';
-import { datasetAtLevel, LEVELS } from '../src/trim/levels.js';
+import { datasetAtLevel, itemsAtLevel, LEVELS } from '../src/trim/levels.js';
 import { allFormats, budgetInput, corpusDatasets, datasetName, itemName, memoTokenizer, responseBody } from './helpers/budget.js';
 
 import { FULL_SUITE, sample, sampleFormats, sampleShare } from './helpers/sampling.js';
@@ -84,9 +85,13 @@ describe('--chunk walks through every item exactly once', () => {
 
   it('at 150 tokens the index shrinks to this chunk and the next, and the walk still covers every issue once', () => {
     const d = datasets.find((x) => x.project === 'ALOY' && x.kind === 'issues' && x.result.items.length === 150)!;
-    const run = (chunk: number) =>
-      respondWithinBudget(budgetInput(d), { format: formats.toon, tokenizer: o200k.tokenizer, count: o200k.count, budget: 150, chunk });
-    const first = run(1);
+    const input = budgetInput(d);
+    const options = { format: formats.toon, tokenizer: o200k.tokenizer, count: o200k.count, budget: 150 };
+    const first = respondWithinBudget(input, options);
+    // The later chunks are given the list's full encoding, as the benchmark gives it, instead of
+    // encoding the 150 issues again for each of the walk's requests.
+    const fullText = formats.toon.encode(itemsAtLevel(input, 'full'));
+    const run = (chunk: number) => respondWithinBudget(input, { ...options, chunk, fullText });
     assert.equal(first.indexForm, 'brief');
     const seen: number[] = [];
     for (let n = 1; n <= first.metadata.total_chunks; n++) {
@@ -249,7 +254,10 @@ describe('planChunks: the pages column', () => {
     // a cap that left no room for the join margin, and guessed every item by bytes again.
     const d = datasets.find((x) => x.project === 'ALOY' && x.kind === 'issues' && x.label.includes('startAt=0&maxResults=50'))!;
     const items = datasetAtLevel(d, 'standard');
-    for (const format of Object.values(formats)) {
+    // The fast suite plans it in the candidates and CSV, the format that broke the contract here; the
+    // other baselines' plans are held to the same contract by the grids above, a baseline each.
+    const names = FULL_SUITE ? FORMAT_NAMES : FORMAT_NAMES.filter((n) => isCandidate(n) || n === 'csv');
+    for (const format of names.map((n) => formats[n])) {
       const distinct = new Map<string, number>();
       const plan = planChunks(items, {
         kind: d.kind,
@@ -270,7 +278,9 @@ describe('planChunks: the pages column', () => {
   it('cl100k_base and heuristic: every chunk response of every third dataset is within 2,000 tokens under that tokenizer', async () => {
     for (const name of ['cl100k_base', 'heuristic'] as const) {
       const t = await memoTokenizer(name);
-      for (const d of sample(datasets, FULL_SUITE ? 3 : 24)) {
+      // The fast suite's 24th starts at offset 7: offset 0 is the corpus's largest list (500 KB of
+      // issues, 2 s here), split at o200k_base by the walks above; offset 7 splits lists under both.
+      for (const d of sample(datasets, FULL_SUITE ? 3 : 24, 7)) {
         for (const level of LEVELS) {
           const items = datasetAtLevel(d, level);
           for (const format of sampleFormats(FORMAT_NAMES, 3 + (name === 'heuristic' ? 1 : 0)).map((n) => formats[n])) {
