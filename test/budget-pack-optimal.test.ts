@@ -8,6 +8,7 @@ import { loadFormat } from '../src/formats/registry.js';
 import type { JsonValue } from '../src/json/types.js';
 import { loadTokenizer } from '../src/tokens/registry.js';
 import { datasetAtLevel } from '../src/trim/levels.js';
+import { scaledRuns } from './helpers/arbitraries.js';
 import { corpusDatasets } from './helpers/budget.js';
 
 // The pages column promises the fewest responses a reader needs. On lists small enough to try every
@@ -82,7 +83,7 @@ describe('the chunk planner needs no more responses than any split (brute force)
         // ...and no longer than the best split.
         assert.equal(packed.chunks.length, best, `${n} items in ${budget} tokens: planner ${packed.chunks.length}, best ${best}`);
       }),
-      { numRuns: 200 },
+      { numRuns: scaledRuns(200) },
     );
   });
 });

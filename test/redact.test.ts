@@ -4,6 +4,7 @@ import fc from 'fast-check';
 import { recordableHeaders, redactUrl, scrubSecrets } from '../src/http/redact.js';
 import { UsageError } from '../src/errors.js';
 import { PROVIDERS } from '../src/providers/registry.js';
+import { scaledRuns } from './helpers/arbitraries.js';
 import { recording } from './helpers/recordings.js';
 
 describe('secrets never reach recordings', () => {
@@ -93,7 +94,7 @@ describe('secrets never reach recordings', () => {
         }
         return true;
       }),
-      { numRuns: 300 },
+      { numRuns: scaledRuns(300) },
     );
   });
 
@@ -177,7 +178,7 @@ describe('secrets never reach recordings', () => {
           return true;
         },
       ),
-      { numRuns: 300 },
+      { numRuns: scaledRuns(300) },
     );
   });
 

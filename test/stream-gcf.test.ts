@@ -12,7 +12,7 @@ import type { JsonObject } from '../src/json/types.js';
 import { rowsFromGcfStream } from '../src/stream/decode-rows.js';
 import { streamRowsToGcf } from '../src/stream/stream-convert.js';
 import type { RowSyntax } from '../src/stream/rows.js';
-import { anyCodePoint } from './helpers/arbitraries.js';
+import { anyCodePoint, scaledRuns } from './helpers/arbitraries.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'devboy-stream-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -91,7 +91,7 @@ describe('GCF row streaming', () => {
         assert.equal(JSON.stringify(referenceRows(out)), JSON.stringify(rows));
         assert.equal(JSON.stringify(rowsFromGcfStream(out)), JSON.stringify(rows));
       }),
-      { numRuns: 1000 },
+      { numRuns: scaledRuns(1000) },
     );
   });
 

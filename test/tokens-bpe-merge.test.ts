@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { mergeCountByBuckets, mergeCountByScan } from '../src/tokens/bpe-merge.js';
+import { scaledRuns } from './helpers/arbitraries.js';
 
 /** Byte-pair merging as plainly as it can be written: the textbook loop over an array of strings. */
 function textbookMerge(text: string, rank: (token: string) => number | undefined): number {
@@ -46,7 +47,7 @@ describe('both merges agree with the textbook merge', () => {
         assert.equal(mergeCountByScan(text.length, range), want);
         assert.equal(mergeCountByBuckets(text.length, range), want);
       }),
-      { numRuns: 3000 },
+      { numRuns: scaledRuns(3000) },
     );
   });
 

@@ -8,7 +8,7 @@ import { playTranscript } from '../src/transcript/playback.js';
 import { transcriptFromOutputs } from '../src/transcript/build.js';
 import type { TranscriptCall, TranscriptEntry } from '../src/transcript/types.js';
 import type { JsonValue } from '../src/json/types.js';
-import { identifierKey, jsonValueLike } from './helpers/arbitraries.js';
+import { identifierKey, jsonValueLike, scaledRuns } from './helpers/arbitraries.js';
 
 const call = (output: JsonValue, isError = false, tool = 't'): TranscriptCall => ({ kind: 'call', tool, output, isError });
 const big = (n: number): JsonValue => ({ id: n, body: 'x'.repeat(600) });
@@ -101,7 +101,7 @@ describe('DedupIndex', () => {
           }
         },
       ),
-      { numRuns: 2000 },
+      { numRuns: scaledRuns(2000) },
     );
   });
 });
@@ -147,7 +147,7 @@ describe('playTranscript', () => {
         }
         assert.equal(c, report.per_call.length);
       }),
-      { numRuns: 300 },
+      { numRuns: scaledRuns(300) },
     );
   });
 
