@@ -1,11 +1,9 @@
 // Writes dist/test-run/: the processes `npm test` runs its test files in.
 // Why: node --test (Node 20) starts one process per file, and each process replays the corpus through
 // the real clients, loads the tokenizers and warms the codecs again: about 40% of the suite's CPU
-// time. A few shared processes do that once each, as many as npm test runs at a time
-// (--test-concurrency). A few files keep a process of their own: they time the network under forced
-// garbage collections or need a gigabyte of heap, and a shared process would disturb them or be
-// disturbed by them. They run one after another in the last slot, before its shared process, which
-// takes less work so that every slot ends at about the same time.
+// time. A few shared processes do that once each. A few files keep a process of their own: they time
+// the network under forced garbage collections or load lists on a small stack, and a shared process
+// would disturb them or be disturbed by them.
 // `node --test dist/test/NAME.test.js` still runs one file alone; test:corpus runs its files alone.
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -20,20 +18,22 @@ const files = readdirSync(testDir)
 for (const f of ALONE) if (!files.includes(f)) throw new Error(`test-groups: ${f} is listed to run alone but dist/test has no such file`);
 
 // How many test processes npm test runs at a time: its own --test-concurrency, read from package.json
-// so the two cannot disagree.
+// so the two cannot disagree. One slot runs the files alone, one after another; the others run a
+// shared process each. The files alone mostly wait (on timeouts, on their child processes), so
+// their slot is the one that lets the shared processes use both cores while they wait.
 const pkg = JSON.parse(readFileSync(fileURLToPath(new URL('../package.json', import.meta.url)), 'utf8'));
 const slots = Number(/--test-concurrency=(\d+)/.exec(pkg.scripts.test)?.[1]);
-if (!(slots >= 2)) throw new Error('test-groups: package.json\'s test script names no --test-concurrency of 2 or more');
+if (!(slots >= 3)) throw new Error("test-groups: package.json's test script names no --test-concurrency of 3 or more");
 
 // The shared processes are balanced by what each file costs (test/durations.json, written by
-// scripts/test-durations.js): longest first, each to the process with less to do so far; the files
-// alone count towards the last slot's share. A file not in the table weighs the median.
+// scripts/test-durations.js): longest first, each to the process with less to do so far. A file not
+// in the table weighs the median.
 const durations = JSON.parse(readFileSync(fileURLToPath(new URL('../test/durations.json', import.meta.url)), 'utf8'));
 const known = Object.values(durations).sort((a, b) => a - b);
 const median = known.length > 0 ? known[Math.floor(known.length / 2)] : 1;
 const weight = (f) => durations[f.replace(/\.js$/, '.ts')] ?? median;
-const groups = Array.from({ length: slots }, () => []);
-const load = groups.map((_, k) => (k === slots - 1 ? ALONE.reduce((s, f) => s + weight(f), 0) : 0));
+const groups = Array.from({ length: slots - 1 }, () => []);
+const load = groups.map(() => 0);
 for (const f of files.filter((x) => !ALONE.includes(x)).sort((a, b) => weight(b) - weight(a) || (a < b ? -1 : 1))) {
   const k = load.indexOf(Math.min(...load));
   groups[k].push(f);
@@ -49,8 +49,7 @@ mkdirSync(runDir);
 const imports = (list) =>
   `import { describe } from 'node:test';\n` +
   list.map((f) => `describe(${JSON.stringify(f)}, async () => {\n  await import('../test/${f}');\n});\n`).join('');
-// node --test starts files in name order, each as soon as a slot is free: a shared process in every
-// slot but the last; in the last, the files alone one after another, then the last shared process.
-groups.slice(0, -1).forEach((g, k) => writeFileSync(`${runDir}${k + 1}-shared.test.js`, imports(g)));
+// node --test starts files in name order, each as soon as a slot is free: the shared processes first,
+// one a slot, then the files alone, one after another in the last slot.
+groups.forEach((g, k) => writeFileSync(`${runDir}${k + 1}-shared.test.js`, imports(g)));
 ALONE.forEach((f) => writeFileSync(`${runDir}${slots}-alone-${f}`, imports([f])));
-writeFileSync(`${runDir}${slots + 1}-shared.test.js`, imports(groups.at(-1)));
