@@ -2,10 +2,12 @@ import { FORMAT_INFO } from '../../src/formats/info.js';
 import type { FormatName } from '../../src/formats/types.js';
 
 /**
- * The fast suite (`npm test`) checks a fixed, spread-out sample of the corpus-wide grids, 500
- * values per property and one of the slow interrupt cases; the full suite (`npm run test:corpus`,
- * DEVBOY_TEST_CORPUS=full) checks every cell, 10,000 values and every case. Same code, same
- * assertions: only how many cases.
+ * The fast suite (`npm test`) checks a fixed, spread-out sample of the corpus-wide grids (here), of
+ * the corpus bodies (every n-th of those up to 30,000 characters: sampledExchanges in
+ * corpus-bodies.ts), 500 values per codec property (PROPERTY_RUNS) and a fifth of other properties'
+ * counts (scaledRuns, both in arbitraries.ts), and some of the slow interrupt cases; the full suite
+ * (`npm run test:corpus`, DEVBOY_TEST_CORPUS=full) checks every cell and body, 10,000 values and
+ * every case. Same code, same assertions: only how many cases.
  */
 export const FULL_SUITE = process.env.DEVBOY_TEST_CORPUS === 'full';
 
