@@ -250,7 +250,7 @@ describe('XML 1.0: what the codec writes is well-formed, or the encode is refuse
   it('a key holding a character JavaScript counts as white space but XML allows in a name (U+FEFF, U+1680) is escaped and read back', async () => {
     const xml = await loadFormat('xml');
     // fast-check found the item {"\uFEFF":"a","+1":"a"}: fast-xml-parser read U+FEFF in a name as white space.
-    const value = [
+    const value: JsonValue = [
       { '\uFEFF': 'a', '+1': 'a' },
       { 'a\u1680b': 1, 'x\uFEFF': 2 },
     ];
