@@ -195,7 +195,7 @@ describe('the GitHub Action (action.yml), its steps run in a simulated runner', 
     assert.deepEqual(Object.keys(action.outputs).sort(), ['comment-failed', 'passed', 'report', 'result']);
   });
 
-  it('a regression: the report goes to the job summary and the pull request, passed=false, and the job fails', async () => {
+  it('a regression: the report goes to the job summary and the pull request, passed=false, and the job fails; with fail-on-regression false it passes and the next run updates the one comment', async () => {
     const r = await runAction(workspace, { baseline: 'base.json', head: 'grown.json' }, runner(prEvent));
     assert.equal(r.status, 1, r.stderr);
     assert.equal(r.failedStep, 'Compare');
@@ -208,16 +208,9 @@ describe('the GitHub Action (action.yml), its steps run in a simulated runner', 
     assert.equal(more.length, 0);
     assert.equal(comment!.body, r.summary);
     assert.match(r.stderr, /devboy compare: created the comment on pull request #12/);
-  });
 
-  it('fail-on-regression false: the job passes with passed=false; the next run updates the one comment', async () => {
-    const r = await runAction(
-      workspace,
-      { baseline: 'base.json', head: 'grown.json', 'fail-on-regression': 'false', 'max-regression': '10' },
-      runner(prEvent),
-    );
-    assert.equal(r.status, 0, r.stderr);
-    assert.equal(r.outputs['passed'], 'true');
+    // The same regression with fail-on-regression false: the job passes, and the next run's
+    // report replaces the one comment instead of adding a second.
     const again = await runAction(workspace, { baseline: 'base.json', head: 'grown.json', 'fail-on-regression': 'false' }, runner(prEvent));
     assert.equal(again.status, 0, again.stderr);
     assert.equal(again.outputs['passed'], 'false');
@@ -256,17 +249,18 @@ describe('the GitHub Action (action.yml), its steps run in a simulated runner', 
     }
   });
 
-  it('comment false, or a push event: the job summary only, no request to the API', async () => {
+  it('a push event: the job summary only, no request to the API; max-regression sets the bound', async () => {
     const seen = api.seen.length;
-    const off = await runAction(workspace, { baseline: 'base.json', head: 'base.json', comment: 'false' }, runner(prEvent));
-    assert.equal(off.status, 0, off.stderr);
-    assert.match(off.summary, /✅ \*\*Passed\*\*/);
-    const push = await runAction(workspace, { baseline: 'base.json', head: 'base.json' }, runner(pushEvent));
+    // grown.json's 5% growth is within a 10% bound.
+    const push = await runAction(workspace, { baseline: 'base.json', head: 'grown.json', 'max-regression': '10' }, runner(pushEvent));
     assert.equal(push.status, 0, push.stderr);
+    assert.equal(push.outputs['passed'], 'true');
+    assert.match(push.summary, /✅ \*\*Passed\*\*/);
     assert.equal(api.seen.length, seen);
   });
 
-  it("benchmarks when no head is given, with the caller's arguments", async () => {
+  it("benchmarks when no head is given, with the caller's arguments; comment false: no request to the API", async () => {
+    const seen = api.seen.length;
     const r = await runAction(
       workspace,
       {
@@ -286,7 +280,9 @@ describe('the GitHub Action (action.yml), its steps run in a simulated runner', 
       head.tokenizers.map((t) => t.name),
       ['heuristic'],
     );
-    assert.match(r.summary, /## devboy compare/);
+    assert.match(r.summary, /## devboy compare\n\n✅ \*\*Passed\*\*/);
+    // A pull request event, yet comment is false.
+    assert.equal(api.seen.length, seen);
   });
 
   it("a baseline that is not there stops the job with devboy's one-line error, not a report", async () => {
