@@ -237,8 +237,12 @@ describe('output where a user wants it', () => {
     writeFileSync(calls, [1, 2].map(() => JSON.stringify({ tool: 'list_issues', output: out })).join('\n'));
     const delta = await runCli(['session', calls, '--tokenizer', 'heuristic', '--gcf-delta']);
     assert.equal(delta.code, 0, delta.stderr);
-    const help = await runCli(['proxy', '--help'], { subprocess: true });
-    const said = [...texts, ['session --gcf-delta', delta.stdout] as const, ['proxy --help', help.stdout] as const].filter(([, text]) =>
+    // `help proxy` prints what `proxy --help` does, and runs in-process (--help in a real process:
+    // cli-conventions.test.ts).
+    const help = await runCli(['help', 'proxy']);
+    assert.equal(help.code, 0, help.stderr);
+    assert.match(help.stdout, /^USAGE\n {2}\$ devboy proxy/m);
+    const said = [...texts, ['session --gcf-delta', delta.stdout] as const, ['help proxy', help.stdout] as const].filter(([, text]) =>
       /\bseed[ -]?\d{3}|\bseeds?'s?\s|\bL0\b/i.test(text),
     );
     assert.deepEqual(
@@ -252,13 +256,15 @@ describe('output where a user wants it', () => {
     writeFileSync(calls, `${JSON.stringify({ tool: 'list_issues', output: [{ id: 1, title: 'a' }] })}\n`);
     const session = await runCli(['session', calls, '--tokenizer', 'heuristic']);
     const bench = await runCli(['benchmark', ...small, '--project', 'artsy__emission', '--details']);
-    const help = await runCli(['session', '--help'], { subprocess: true });
+    // `help X` prints what `X --help` does, in-process.
+    const help = await runCli(['help', 'session']);
+    assert.match(help.stdout, /^USAGE\n {2}\$ devboy session /m);
     for (const text of [session.stdout, bench.stdout, help.stdout]) {
       assert.doesNotMatch(text, /seed \d{3}|\bL0\b/);
       assert.doesNotMatch(text, /(?<![\w/])docs\/[\w./<>*-]+\.md/);
     }
     // The help names the installed copy of the docs, which exists.
-    const benchHelp = await runCli(['benchmark', '--help'], { subprocess: true });
+    const benchHelp = await runCli(['help', 'benchmark']);
     const paths = [...benchHelp.stdout.matchAll(/(\/\S*\/docs\/[\w/-]+\.md)/g)].map((m) => m[1]!);
     assert.ok(paths.length > 0, benchHelp.stdout);
     for (const p of paths) assert.ok(existsSync(p) && p.startsWith(REPO_ROOT), p);
