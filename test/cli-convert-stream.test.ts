@@ -6,7 +6,7 @@ import { join, resolve } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { decodeGeneric } from '@blackwell-systems/gcf';
 import type { JsonObject, JsonValue } from '../src/json/types.js';
-import { runCliProcess } from './helpers/cli.js';
+import { runCli } from './helpers/cli.js';
 import { corpusDir, REPO_ROOT } from './helpers/paths.js';
 import { FULL_SUITE } from './helpers/sampling.js';
 
@@ -92,7 +92,7 @@ describe('devboy convert --stream', () => {
     const input = join(dir, 'rows.ndjson');
     writeFileSync(input, rows.map((r) => JSON.stringify(r)).join('\n') + '\n');
     const output = join(dir, 'rows.gcf');
-    const r = await runCliProcess(['convert', input, '--to', 'gcf', '--stream', '-o', output]);
+    const r = await runCli(['convert', input, '--to', 'gcf', '--stream', '-o', output]);
     assert.equal(r.code, 0, r.stderr);
     assert.equal(r.stdout, '');
     const text = readFileSync(output, 'utf8');
@@ -106,14 +106,22 @@ describe('devboy convert --stream', () => {
     const rows = corpusRows(1);
     const input = join(dir, 'rows.json');
     writeFileSync(input, JSON.stringify(rows, null, 2));
-    const r = await runCliProcess(['convert', input, '--to', 'gcf', '--stream']);
+    // -o: a streamed convert writes to the process's standard output, which an in-process run
+    // does not capture (the first test reads it from a real process).
+    const output = join(dir, 'rows-from-array.gcf');
+    const r = await runCli(['convert', input, '--to', 'gcf', '--stream', '-o', output]);
     assert.equal(r.code, 0, r.stderr);
-    assert.equal(JSON.stringify(decodeRows(r.stdout)), JSON.stringify(rows));
+    assert.equal(JSON.stringify(decodeRows(readFileSync(output, 'utf8'))), JSON.stringify(rows));
   });
 
   it('TOON and STC cannot stream: exit 2, saying they need counts up front', async () => {
+    // A file, not standard input: the refusal is the flags', whatever the input (and runs in-process).
+    const input = join(dir, 'one.ndjson');
+    writeFileSync(input, '{"a":1}\n');
+    const toonInput = join(dir, 'one.toon');
+    writeFileSync(toonInput, 'a: 1\n');
     for (const to of ['toon', 'stc']) {
-      const r = await runCliProcess(['convert', '-', '--to', to, '--stream'], { input: '{"a":1}\n' });
+      const r = await runCli(['convert', input, '--to', to, '--stream']);
       assert.equal(r.code, 2);
       assert.equal(r.stdout, '');
       assert.match(
@@ -124,9 +132,9 @@ describe('devboy convert --stream', () => {
       );
       assert.equal(r.stderr.split('\n').length, 2);
     }
-    const verify = await runCliProcess(['convert', '-', '--to', 'gcf', '--stream', '--verify'], { input: '{"a":1}\n' });
+    const verify = await runCli(['convert', input, '--to', 'gcf', '--stream', '--verify']);
     assert.equal(verify.code, 2);
-    const fromToon = await runCliProcess(['convert', '-', '--to', 'gcf', '--stream', '--from', 'toon'], { input: 'a: 1\n' });
+    const fromToon = await runCli(['convert', toonInput, '--to', 'gcf', '--stream', '--from', 'toon']);
     assert.equal(fromToon.code, 2);
     assert.match(fromToon.stderr, /--stream reads NDJSON or a JSON array of rows/);
   });
@@ -155,7 +163,7 @@ describe('devboy convert --stream', () => {
     const input = join(dir, 'bad.ndjson');
     writeFileSync(input, '{"a":1}\n{"a":2}\n{"a":3,}\n');
     const output = join(dir, 'bad.gcf');
-    const r = await runCliProcess(['convert', input, '--to', 'gcf', '--stream', '-o', output]);
+    const r = await runCli(['convert', input, '--to', 'gcf', '--stream', '-o', output]);
     assert.equal(r.code, 1);
     assert.equal(r.stderr, `devboy convert: ${input}:3:8: invalid JSON: unexpected '}' (expected a property name in double quotes)\n`);
     assert.deepEqual(
@@ -165,18 +173,22 @@ describe('devboy convert --stream', () => {
   });
 
   it('rows are read as strictly as buffered convert reads a file: bad bytes, huge numbers and duplicate keys are refused at their line:col', async () => {
+    // Files, in-process: standard input and a file are the same byte stream to the row reader
+    // (the tests above read standard input).
     const cases: [Buffer, string][] = [
-      [Buffer.from('{"a":1}\n{"a":1e400}\n'), '<stdin>:2:6: number 1e400 is out of range of a double: it would become Infinity'],
+      [Buffer.from('{"a":1}\n{"a":1e400}\n'), '2:6: number 1e400 is out of range of a double: it would become Infinity'],
       [
         Buffer.concat([Buffer.from('{"a":1}\n{"a":"x'), Buffer.from([0xff]), Buffer.from('"}\n')]),
-        '<stdin>:2:8: invalid UTF-8 at byte 15 (0xFF): a byte UTF-8 never uses',
+        '2:8: invalid UTF-8 at byte 15 (0xFF): a byte UTF-8 never uses',
       ],
-      [Buffer.from('{"a":1,"a":2}\n'), '<stdin>:1:8: duplicate key "a" (first at 1:2); an object holds one value per key'],
+      [Buffer.from('{"a":1,"a":2}\n'), '1:8: duplicate key "a" (first at 1:2); an object holds one value per key'],
     ];
-    for (const [input, message] of cases) {
-      const r = await runCliProcess(['convert', '-', '--to', 'gcf', '--stream', '--from', 'ndjson'], { input });
+    for (const [i, [bytes, message]] of cases.entries()) {
+      const input = join(dir, `strict-${i}.ndjson`);
+      writeFileSync(input, bytes);
+      const r = await runCli(['convert', input, '--to', 'gcf', '--stream', '--from', 'ndjson']);
       assert.equal(r.code, 1, message);
-      assert.equal(r.stderr, `devboy convert: ${message}\n`);
+      assert.equal(r.stderr, `devboy convert: ${input}:${message}\n`);
     }
   });
 });

@@ -137,18 +137,24 @@ describe('devboy convert', () => {
     assert.equal(bytes, Buffer.byteLength(readFileSync(issuesJson, 'utf8').replace(/\n$/, '')));
   });
 
-  it('reads NDJSON from standard input', async () => {
-    const r = await runCli(['convert', '-', '--from', 'ndjson', '--to', 'json-compact'], { input: '{"a":1}\n{"a":2}\n' });
+  it('reads NDJSON with --from ndjson', async () => {
+    // A file, in-process: standard input is the next test's, and reads the same text.
+    const file = join(dir, 'rows.log');
+    writeFileSync(file, '{"a":1}\n{"a":2}\n');
+    const r = await runCli(['convert', file, '--from', 'ndjson', '--to', 'json-compact']);
     assert.equal(r.code, 0, r.stderr);
     assert.equal(r.stdout, '[{"a":1},{"a":2}]\n');
   });
 
-  it('detects the format from content on standard input', async () => {
+  it('detects the format from content on standard input, or in a file with no extension', async () => {
     const toon = await runCli(['convert', issuesJson, '--to', 'toon']);
     const r = await runCli(['convert', '-', '--to', 'json-compact'], { input: toon.stdout });
     assert.equal(r.code, 0, r.stderr);
     assert.equal(r.stdout.trim(), JSON.stringify(issues));
-    const gcf = await runCli(['convert', '-', '--to', 'json-compact'], { input: 'GCF profile=generic\n## [2]{a}\n1\n2\n' });
+    // A name with no extension is read by content as standard input is, and runs in-process.
+    const gcfFile = join(dir, 'rows-gcf');
+    writeFileSync(gcfFile, 'GCF profile=generic\n## [2]{a}\n1\n2\n');
+    const gcf = await runCli(['convert', gcfFile, '--to', 'json-compact']);
     assert.equal(gcf.stdout.trim(), '[{"a":1},{"a":2}]');
   });
 });
@@ -196,8 +202,12 @@ describe('devboy convert: bad input', () => {
   });
 
   it('text that is no known format: exit 1 and a hint to pass --from', async () => {
-    const r = await runCli(['convert', '-', '--to', 'json'], { input: '{"a": nope}' });
+    // A name with no extension: the content decides, as for standard input (see 'detects the format from content').
+    const file = join(dir, 'unknown-text');
+    writeFileSync(file, '{"a": nope}');
+    const r = await runCli(['convert', file, '--to', 'json']);
     assert.equal(r.code, 1);
-    assert.match(r.stderr, /^devboy convert: <stdin>:1:8: cannot tell the format .*pass --from/);
+    assert.ok(r.stderr.startsWith(`devboy convert: ${file}:1:8: cannot tell the format `), r.stderr);
+    assert.match(r.stderr, /cannot tell the format .*pass --from/);
   });
 });

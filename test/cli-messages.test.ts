@@ -16,7 +16,8 @@ import { corpusDir, FIXTURES } from './helpers/paths.js';
 const dir = mkdtempSync(join(tmpdir(), 'devboy-messages-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
-const exchange = join(corpusDir(), 'github/betamaxpy__betamax/003_GET_repos_betamaxpy_betamax_issues_state_all_per_page_100.json');
+// A 10 KB recorded page: format encodes it before it writes, and the refusal is the same for any size.
+const exchange = join(corpusDir(), 'github/artsy__emission/000_GET_repos_artsy_emission_issues_327_comments.json');
 
 /** Run with standard input a terminal, as a person typing the command would. */
 async function onTerminal<T>(run: () => Promise<T>): Promise<T> {

@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { removeStaleTemps, STALE_AFTER_MS, tempPathIn } from '../src/io/temp-files.js';
-import { runCliProcess as runCli, spawnCli, type CliResult } from './helpers/cli.js';
+import { runCli, spawnCli, type CliResult } from './helpers/cli.js';
 import { FULL_SUITE } from './helpers/sampling.js';
 
 const root = mkdtempSync(join(tmpdir(), 'devboy-interrupt-'));
@@ -164,6 +164,8 @@ describe('after SIGKILL, which no process can catch, a later write into the same
     const alive = tempSeen.replace(`-${pid}-`, `-${process.pid}-`);
     copyFileSync(join(dir, tempSeen), join(dir, alive));
 
+    // The later writes run in-process: the sweep is the same code in any process, and this one's
+    // pid (the "live" leftover's) is running either way.
     const rows = join(dir, 'rows.ndjson');
     writeFileSync(rows, row(1));
     const young = await runCli(['convert', rows, '--to', 'toon', '-o', join(dir, 'later.toon')]);
