@@ -80,7 +80,7 @@ describe('every response is within budget under the tokenizer it was given (corp
     const sets = sample(datasets, 24, 22);
     const names = sampleFormats(FORMAT_NAMES, 0);
     // The fast suite checks each dataset at every other budget, alternating which half: every budget
-    // still meets lists of every size the sample has.
+    // is still checked, on half of the sample's lists.
     const budgetsOf = (k: number) => (FULL_SUITE ? BUDGETS : BUDGETS.filter((_, b) => b % 2 === k % 2));
     let runs = 0;
     let chunked = 0;
