@@ -100,7 +100,7 @@ describe('devboy proxy in front of @modelcontextprotocol/server-everything: ever
 
   it('progress notifications reach the agent; ping is answered', async () => {
     const progress: number[] = [];
-    const r = await proxied.client.callTool({ name: 'trigger-long-running-operation', arguments: { duration: 0.6, steps: 3 } }, undefined, {
+    const r = await proxied.client.callTool({ name: 'trigger-long-running-operation', arguments: { duration: 0.3, steps: 3 } }, undefined, {
       onprogress: (p) => progress.push(p.progress),
     });
     // The SDK's client runs notification handlers a microtask later but a response at once: the last
@@ -127,6 +127,9 @@ describe('devboy proxy in front of @modelcontextprotocol/server-everything: ever
     );
     await proxied.client.callTool({ name: 'toggle-simulated-logging', arguments: {} });
     assert.match(await first, /message/i);
+    // Off again: its timer would keep server-everything alive after its stdin ends, and the proxy's
+    // close would then wait the SDK's two seconds before a SIGTERM.
+    await proxied.client.callTool({ name: 'toggle-simulated-logging', arguments: {} });
   });
 
   it('the agent ends the session: the proxy exits 0', async () => {

@@ -1,8 +1,10 @@
 import type { ChildProcess } from 'node:child_process';
 import { resolve } from 'node:path';
+import { PassThrough } from 'node:stream';
 import { Client, type ClientOptions } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { useLineBuffer } from '../../src/proxy/line-buffer.js';
+import type { ProxyRequest } from '../../src/proxy/run.js';
 import { runCli, type CliResult } from './cli.js';
 import { REPO_ROOT } from './paths.js';
 
@@ -95,4 +97,61 @@ export function benchmarkWithLedger(ledger: string, extra: readonly string[] = [
     ledger,
     ...extra,
   ]);
+}
+
+export interface InProcessProxyRun {
+  /** The SDK's own client, connected to runProxy over a pair of in-memory streams. */
+  client: Client;
+  /** End the session as an agent does (end the proxy's input) and wait for runProxy's outcome and notes. */
+  end(): Promise<{ exitCode: number; notes: string[] }>;
+}
+
+/**
+ * runProxy, what `devboy proxy` runs after parsing its flags, in the test's own process: for a test
+ * whose claim is about the proxy's output, not its command line or process, this spares a process
+ * that loads the CLI, the formats and the tokenizer the test process has loaded already. `request`
+ * is the command's flags as runProxy takes them, over the command's defaults (format auto,
+ * o200k_base, dedup and explainers on, --max-result-mb 4).
+ */
+export async function connectInProcess(
+  upstream: readonly string[],
+  request: Partial<Omit<ProxyRequest, 'upstream' | 'stdin' | 'stdout' | 'onNote'>> = {},
+): Promise<InProcessProxyRun> {
+  const [{ runProxy }, { StdioServerTransport }] = await Promise.all([
+    import('../../src/proxy/run.js'),
+    import('@modelcontextprotocol/sdk/server/stdio.js'),
+  ]);
+  const toProxy = new PassThrough();
+  const fromProxy = new PassThrough();
+  const notes: string[] = [];
+  const outcome = runProxy({
+    upstream: { command: upstream[0]!, args: upstream.slice(1) },
+    format: 'auto',
+    tokenizer: 'o200k_base',
+    tokenizers: [],
+    skipTools: [],
+    onlyTools: [],
+    budget: null,
+    level: null,
+    dedup: true,
+    explainer: true,
+    timeoutMs: 60_000,
+    startTimeoutMs: 120_000,
+    maxResultMb: 4,
+    ...request,
+    stdin: toProxy,
+    stdout: fromProxy,
+    onNote: (line) => notes.push(line),
+  });
+  const client = new Client({ name: 'devboy-test-agent', version: '1.0.0' });
+  // A transport over any pair of streams: the SDK's stdio one reads one and writes the other, whichever side it serves.
+  await client.connect(new StdioServerTransport(fromProxy, toProxy));
+  return {
+    client,
+    end: async () => {
+      toProxy.end();
+      const { exitCode } = await outcome;
+      return { exitCode, notes };
+    },
+  };
 }
