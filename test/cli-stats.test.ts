@@ -56,10 +56,13 @@ describe('devboy stats', () => {
   });
 
   it('reads TOON, and measures the value it means (the same counts as its JSON)', async () => {
+    // Three of the issues: a TOON table of nested, optional and null fields is read as the JSON it
+    // means at any length; the whole page made each of the two runs four times as long.
+    const some = issues.slice(0, 3);
     const toonFile = join(dir, 'issues.toon');
-    writeFileSync(toonFile, (await loadFormat('toon')).encode(issues as never));
+    writeFileSync(toonFile, (await loadFormat('toon')).encode(some as never));
     const jsonFile = join(dir, 'issues.json');
-    writeFileSync(jsonFile, JSON.stringify(issues));
+    writeFileSync(jsonFile, JSON.stringify(some));
     const fromToon = JSON.parse((await runCli(['stats', toonFile, '--runs', '1', '--json'])).stdout) as StatsResult;
     const fromJson = JSON.parse((await runCli(['stats', jsonFile, '--runs', '1', '--json'])).stdout) as StatsResult;
     assert.equal(fromToon.input.format, 'toon');
@@ -87,8 +90,9 @@ describe('devboy stats and convert --to auto: one definition of the input', () =
   // measured the items by default would recommend what auto does not write. (It was betamax 003,
   // five times the size and choosing the same way: the size proved nothing more and cost 5 s.)
   const exchangeFile = issuesFile;
+  // A provider body is read as one whatever its length: three of the issues, a quarter of the work.
   const plainFile = join(dir, 'plain-issues.json');
-  writeFileSync(plainFile, JSON.stringify(issues));
+  writeFileSync(plainFile, JSON.stringify(issues.slice(0, 3)));
   const rowsFile = join(dir, 'rows.json');
   writeFileSync(rowsFile, JSON.stringify(Array.from({ length: 30 }, (_, i) => ({ id: i, name: `row ${i}`, tags: i % 3 ? ['a'] : [] }))));
 
