@@ -78,7 +78,16 @@ function unescapeTerminal(text: string): string {
 const strings = fc.array(hostileString, { minLength: 3, maxLength: 8 });
 const RUNS = 25;
 
-/** A comparison whose two results and file names are hostile, with regressions, lost round trips and missing rows. */
+/** Format names from data too: each format renamed to one of `xs`, numbered to keep them apart (changes `r`). */
+function withHostileFormats(r: BenchmarkResult, xs: readonly string[]): BenchmarkResult {
+  const names = new Map(r.settings.formats.map((f, i) => [f, `${xs[i % xs.length]}${i}`]));
+  r.settings.formats = r.settings.formats.map((f) => names.get(f)! as never);
+  for (const x of r.rows) x.format = names.get(x.format)! as never;
+  for (const x of r.lossy) x.format = names.get(x.format)! as never;
+  return r;
+}
+
+/** A comparison whose two results, format names and file names are hostile, with regressions, lost round trips and missing rows. */
 function hostileComparison(xs: string[]) {
   const head = withHostileData(result, xs);
   const base: BenchmarkResult = structuredClone(head);
@@ -86,7 +95,10 @@ function hostileComparison(xs: string[]) {
   const lossy = base.rows.find((r) => !r.lossless)!;
   lossy.lossless = true;
   base.rows.push({ ...base.rows[0]!, label: `${xs[0]}gone` });
-  return compareResults({ file: `${xs[1]}base.json`, result: base }, { file: `${xs[2]}head.json`, result: head });
+  return compareResults(
+    { file: `${xs[1]}base.json`, result: withHostileFormats(base, xs) },
+    { file: `${xs[2]}head.json`, result: withHostileFormats(head, xs) },
+  );
 }
 
 describe('reports of hostile data: every string stays in its place', () => {
@@ -132,7 +144,7 @@ describe('reports of hostile data: every string stays in its place', () => {
   });
 
   it('Markdown: the benchmark and compare reports keep their structure; no heading, link, image, mention or HTML comes from data', () => {
-    const benign = (r: BenchmarkResult) => withHostileData(r, ['plain']);
+    const benign = (r: BenchmarkResult) => withHostileFormats(withHostileData(r, ['plain']), ['plain']);
     const skeletons = new Map<string, string[]>();
     const skeleton = (key: string, md: string) => {
       if (!skeletons.has(key)) skeletons.set(key, blockSkeleton(parseMarkdown(md)));
@@ -144,7 +156,7 @@ describe('reports of hostile data: every string stays in its place', () => {
           ['result', result],
           ['session', session],
         ] as const) {
-          const md = EXPORTERS.markdown.render({ result: withHostileData(source, xs) });
+          const md = EXPORTERS.markdown.render({ result: withHostileFormats(withHostileData(source, xs), xs) });
           const tree = parseMarkdown(md);
           assertNoMarkupFromData(md, tree);
           assert.deepEqual(blockSkeleton(tree), skeleton(key, EXPORTERS.markdown.render({ result: benign(source) })), md);
@@ -162,14 +174,11 @@ describe('reports of hostile data: every string stays in its place', () => {
     );
   });
 
+  // The reports around the charts, with the same format names, are the Markdown property's to read.
   it('Mermaid: charts of hostile format names parse, and no directive from data reaches the configuration', async () => {
     await fc.assert(
       fc.asyncProperty(strings, async (xs) => {
-        const hostile = withHostileData(result, xs);
-        const names = new Map(hostile.settings.formats.map((f, i) => [f, `${xs[i % xs.length]}${i}`]));
-        hostile.settings.formats = hostile.settings.formats.map((f) => names.get(f)! as never);
-        for (const r of hostile.rows) r.format = names.get(r.format)! as never;
-        for (const r of hostile.lossy) r.format = names.get(r.format)! as never;
+        const hostile = withHostileFormats(withHostileData(result, xs), xs);
         const base = structuredClone(hostile);
         for (const r of base.rows) r.tokens += 1;
         const md = [
@@ -186,7 +195,6 @@ describe('reports of hostile data: every string stays in its place', () => {
             chart,
           );
         }
-        assertNoMarkupFromData(md, parseMarkdown(md));
       }),
       { numRuns: 10 },
     );
