@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, it } from 'node:test';
+import { after, describe, it } from 'node:test';
 import { FORMAT_INFO } from '../src/formats/info.js';
 import { lossReport, lossSummary } from '../src/formats/loss.js';
 import { FORMAT_NAMES, loadFormat } from '../src/formats/registry.js';
@@ -32,6 +33,8 @@ interface Shape {
   level: Level;
   /** The first items kept. */
   items: number;
+  /** The project's recordings that feed the dataset: the rest of the project is not replayed. */
+  recordings: string[];
 }
 
 const SHAPES: Shape[] = [
@@ -43,6 +46,7 @@ const SHAPES: Shape[] = [
     label: 'GET /repos/betamaxpy/betamax/issues?direction=asc&per_page=100',
     level: 'standard',
     items: 3,
+    recordings: ['001_GET_repos_betamaxpy_betamax_issues_direction_asc_per_page_100.json'],
   },
   {
     name: 'gitlab-merge-request-full',
@@ -52,6 +56,10 @@ const SHAPES: Shape[] = [
     label: 'GET /api/v4/projects/gitlab%2Fgitlabhq/merge_requests/2387',
     level: 'full',
     items: 1,
+    recordings: [
+      '002_GET_api_v4_projects_gitlab_2Fgitlabhq_merge_requests_2387.json',
+      '003_GET_api_v4_projects_gitlab_2Fgitlabhq_merge_requests_2387.json',
+    ],
   },
   {
     name: 'jira-issues-minimal',
@@ -61,6 +69,7 @@ const SHAPES: Shape[] = [
     label: 'GET /rest/api/2/issue/AC-1071',
     level: 'minimal',
     items: 3,
+    recordings: ['001_GET_rest_api_2_issue_AC_1071.json', '002_GET_rest_api_2_issue_AC_1101.json', '003_GET_rest_api_2_issue_AC_1107.json'],
   },
   {
     name: 'github-diff-full',
@@ -70,6 +79,7 @@ const SHAPES: Shape[] = [
     label: 'GET /repos/rust-lang/triagebot/pulls/2487/files?per_page=100',
     level: 'full',
     items: 3,
+    recordings: ['000_GET_repos_rust_lang_triagebot_pulls_2487_files_per_page_100.json'],
   },
   {
     name: 'gitlab-discussion-full',
@@ -79,16 +89,28 @@ const SHAPES: Shape[] = [
     label: 'GET /api/v4/projects/gitlab-org%2Fgitlab-foss/merge_requests/27117/discussions',
     level: 'full',
     items: 1,
+    recordings: ['006_GET_api_v4_projects_gitlab_org_2Fgitlab_foss_merge_requests_27117_discussions.json'],
   },
 ];
 
-const projects = new Map<string, Promise<Dataset[]>>();
+const replayed = new Map<string, Promise<Dataset[]>>();
+const corpora = mkdtempSync(join(tmpdir(), 'devboy-baselines-golden-'));
+after(() => rmSync(corpora, { recursive: true, force: true }));
 
-/** The shape's items, replayed from the embedded corpus (each project once per process). */
+/** A corpus of the shape's recordings alone, in their project's folder. */
+function corpusOf(shape: Shape): string {
+  const folder = join(corpora, shape.name);
+  mkdirSync(join(folder, shape.provider, shape.project), { recursive: true });
+  for (const file of shape.recordings)
+    copyFileSync(join(corpusDir(), shape.provider, shape.project, file), join(folder, shape.provider, shape.project, file));
+  return folder;
+}
+
+/** The shape's items, replayed from its recordings of the embedded corpus (once per process). */
 async function itemsOf(shape: Shape): Promise<JsonValue[]> {
-  const key = `${shape.provider}/${shape.project}`;
-  let datasets = projects.get(key);
-  if (!datasets) projects.set(key, (datasets = loadCorpusDatasets(corpusDir(), { provider: shape.provider, project: shape.project })));
+  const key = shape.name;
+  let datasets = replayed.get(key);
+  if (!datasets) replayed.set(key, (datasets = loadCorpusDatasets(corpusOf(shape), { provider: shape.provider, project: shape.project })));
   const matching = (await datasets).filter((d) => d.kind === shape.kind && d.label.startsWith(shape.label));
   assert.equal(matching.length, 1, `${shape.name}: ${matching.length} datasets match ${shape.label}`);
   const items = datasetAtLevel(matching[0]!, shape.level).slice(0, shape.items);
