@@ -87,7 +87,7 @@ export class HfBpeCounter {
     if (model.type !== 'BPE') unsupported(`model ${model.type}`);
     if (model.dropout) unsupported('BPE dropout');
     if (model.continuing_subword_prefix || model.end_of_word_suffix) unsupported('subword prefixes or suffixes');
-    this.vocab = new Map(Object.entries(model.vocab));
+    this.vocab = vocabularyMap(model.vocab);
     this.merges = new MergeTable(model.merges.length);
     this.ignoreMerges = model.ignore_merges === true;
     const steps = preTokenizerSteps(json.pre_tokenizer ?? null);
@@ -113,15 +113,7 @@ export class HfBpeCounter {
       }
     }
 
-    model.merges.forEach((m, rank) => {
-      const [a, b] = typeof m === 'string' ? splitMerge(m) : m;
-      const left = this.vocab.get(a);
-      const right = this.vocab.get(b);
-      const merged = this.vocab.get(a + b);
-      if (left === undefined || right === undefined || merged === undefined)
-        unsupported(`merge ${JSON.stringify(m)} outside the vocabulary`);
-      this.merges.add(left, right, rank, merged);
-    });
+    addMerges(this.merges, model);
 
     const added = (json.added_tokens ?? []).filter((t) => !t.special);
     for (const t of added)
@@ -182,10 +174,41 @@ function unsupported(what: string): never {
   throw new Error(`tokenizer.json uses ${what}, which devboy's BPE counter does not implement`);
 }
 
-function splitMerge(m: string): [string, string] {
-  const at = m.indexOf(' ');
-  if (at < 0 || m.indexOf(' ', at + 1) >= 0) unsupported(`merge ${JSON.stringify(m)}`);
-  return [m.slice(0, at), m.slice(at + 1)];
+/** The vocabulary as a Map: a `for...in` fill takes half the time of `new Map(Object.entries(vocab))` (Gemma 3's 262,144 tokens). */
+function vocabularyMap(vocab: Record<string, number>): Map<string, number> {
+  const map = new Map<string, number>();
+  for (const token in vocab) map.set(token, vocab[token]!);
+  return map;
+}
+
+/**
+ * The file's merges into the table, each as the ids of its two parts and of the token they make.
+ * Looked up in the parsed vocabulary object, not the Map: a third faster on Gemma 3's half a
+ * million merges (three lookups each). A key the file lacks reads Object.prototype's members
+ * ("constructor") or undefined, never a number: hence the typeof test.
+ */
+function addMerges(table: MergeTable, model: BpeModel): void {
+  const { vocab, merges } = model;
+  for (let rank = 0; rank < merges.length; rank++) {
+    const m = merges[rank]!;
+    let a: string;
+    let b: string;
+    if (typeof m === 'string') {
+      const at = m.indexOf(' ');
+      if (at < 0 || m.indexOf(' ', at + 1) >= 0) unsupported(`merge ${JSON.stringify(m)}`);
+      a = m.slice(0, at);
+      b = m.slice(at + 1);
+    } else {
+      a = m[0];
+      b = m[1];
+    }
+    const left = vocab[a];
+    const right = vocab[b];
+    const merged = vocab[a + b];
+    if (typeof left !== 'number' || typeof right !== 'number' || typeof merged !== 'number')
+      unsupported(`merge ${JSON.stringify(m)} outside the vocabulary`);
+    table.add(left, right, rank, merged);
+  }
 }
 
 function normalizerOf(n: Normalizer | null): (text: string) => string {
