@@ -1,4 +1,5 @@
 import { MergeTable, pairMergeCount } from './pair-merge.js';
+import { Vocabulary } from './vocabulary.js';
 
 /**
  * Counts tokens as the Hugging Face tokenizers library encodes text with a BPE tokenizer.json
@@ -66,8 +67,48 @@ const NON_ASCII = /[\u0080-\uffff]/;
 type Emit = (piece: string) => void;
 type Step = (text: string, emit: Emit) => void;
 
+/** The parts of tokenizer.json the counter reads besides the vocabulary and merges: small, stored as JSON in a cache file. */
+export interface BpeConfig {
+  normalizer: Normalizer | null;
+  pre_tokenizer: PreTokenizer | null;
+  added_tokens: AddedToken[];
+  ignore_merges: boolean;
+  byte_fallback: boolean;
+}
+
+/** A tokenizer.json as the counter uses it: what src/tokens/bpe-cache.ts stores, so a later load skips JSON.parse and the merges loop. */
+export interface CompiledBpe {
+  config: BpeConfig;
+  vocab: Vocabulary;
+  merges: MergeTable;
+}
+
+/** The file's model checked and turned into token ids: the costly part of a load (half a million merges for Gemma 3). */
+export function compileBpe(json: TokenizerJson): CompiledBpe {
+  const model = json.model;
+  if (model.type !== 'BPE') unsupported(`model ${model.type}`);
+  if (model.dropout) unsupported('BPE dropout');
+  if (model.continuing_subword_prefix || model.end_of_word_suffix) unsupported('subword prefixes or suffixes');
+  const merges = new MergeTable(model.merges.length);
+  addMerges(merges, model);
+  return {
+    config: {
+      normalizer: json.normalizer ?? null,
+      pre_tokenizer: json.pre_tokenizer ?? null,
+      added_tokens: json.added_tokens ?? [],
+      ignore_merges: model.ignore_merges === true,
+      byte_fallback: model.byte_fallback === true,
+    },
+    vocab: Vocabulary.fromObject(model.vocab),
+    merges,
+  };
+}
+
 export class HfBpeCounter {
-  private readonly vocab: Map<string, number>;
+  /** Character models: the tokens of one character (at most two UTF-16 units), all that splitting a piece into characters looks up. */
+  private readonly chars: Map<string, number>;
+  /** ignore_merges: every token, as a piece that is one is one token. Empty otherwise. */
+  private readonly whole: Map<string, number>;
   private readonly merges: MergeTable;
   private readonly byteLevel: boolean;
   /** ByteLevel: the vocabulary's character for each byte (GPT-2's bytes_to_unicode) and its id. */
@@ -82,40 +123,39 @@ export class HfBpeCounter {
   private readonly normalizedAdded: AddedTrie;
   private cache = new Map<string, number>();
 
-  constructor(json: TokenizerJson) {
-    const model = json.model;
-    if (model.type !== 'BPE') unsupported(`model ${model.type}`);
-    if (model.dropout) unsupported('BPE dropout');
-    if (model.continuing_subword_prefix || model.end_of_word_suffix) unsupported('subword prefixes or suffixes');
-    this.vocab = vocabularyMap(model.vocab);
-    this.merges = new MergeTable(model.merges.length);
-    this.ignoreMerges = model.ignore_merges === true;
-    const steps = preTokenizerSteps(json.pre_tokenizer ?? null);
+  /** From a parsed tokenizer.json, or from its compiled form (compileBpe, or read back from a cache file). */
+  constructor(source: TokenizerJson | CompiledBpe) {
+    const { config, vocab, merges } = 'model' in source ? compileBpe(source) : source;
+    this.merges = merges;
+    this.ignoreMerges = config.ignore_merges;
+    const steps = preTokenizerSteps(config.pre_tokenizer);
     this.byteLevel = steps.byteLevel;
     this.preTokenize = compose(steps.steps);
-    this.normalize = normalizerOf(json.normalizer ?? null);
+    this.normalize = normalizerOf(config.normalizer);
+    this.whole = this.ignoreMerges ? vocab.map() : new Map();
+    this.chars = this.byteLevel ? new Map() : vocab.map((length) => length <= 2);
 
     if (this.byteLevel) {
       const chars = bytesToUnicode();
+      const single = vocab.map((length) => length === 1);
       for (let b = 0; b < 256; b++) {
-        const id = this.vocab.get(chars[b]!);
+        const id = single.get(chars[b]!);
         if (id === undefined) unsupported(`a ByteLevel vocabulary without byte ${b}`);
         this.byteChars[b] = chars[b]!;
         this.byteIds[b] = id;
       }
     }
-    if (model.byte_fallback) {
+    if (config.byte_fallback) {
       this.fallbackIds = new Int32Array(256);
+      const sixes = vocab.map((length) => length === 6);
       for (let b = 0; b < 256; b++) {
-        const id = this.vocab.get(`<0x${b.toString(16).toUpperCase().padStart(2, '0')}>`);
+        const id = sixes.get(`<0x${b.toString(16).toUpperCase().padStart(2, '0')}>`);
         if (id === undefined) unsupported(`byte fallback without the token for byte ${b}`);
         this.fallbackIds[b] = id;
       }
     }
 
-    addMerges(this.merges, model);
-
-    const added = (json.added_tokens ?? []).filter((t) => !t.special);
+    const added = config.added_tokens.filter((t) => !t.special);
     for (const t of added)
       if (t.lstrip || t.rstrip || t.single_word) unsupported(`added token ${JSON.stringify(t.content)} with lstrip, rstrip or single_word`);
     this.rawAdded = new AddedTrie(added.filter((t) => !t.normalized).map((t) => t.content));
@@ -154,13 +194,13 @@ export class HfBpeCounter {
         ids[i] = this.byteIds[b]!;
         if (this.ignoreMerges) key += this.byteChars[b]!;
       }
-      if (this.ignoreMerges && this.vocab.has(key)) return 1;
+      if (this.ignoreMerges && this.whole.has(key)) return 1;
       return pairMergeCount(ids, this.merges);
     }
-    if (this.ignoreMerges && this.vocab.has(piece)) return 1;
+    if (this.ignoreMerges && this.whole.has(piece)) return 1;
     const ids: number[] = [];
     for (const ch of piece) {
-      const id = this.vocab.get(ch);
+      const id = this.chars.get(ch);
       if (id !== undefined) ids.push(id);
       else if (this.fallbackIds) for (const b of Buffer.from(ch, 'utf8')) ids.push(this.fallbackIds[b]!);
       else unsupported(`a character outside the vocabulary without byte fallback (${JSON.stringify(ch)})`);
@@ -174,16 +214,9 @@ function unsupported(what: string): never {
   throw new Error(`tokenizer.json uses ${what}, which devboy's BPE counter does not implement`);
 }
 
-/** The vocabulary as a Map: a `for...in` fill takes half the time of `new Map(Object.entries(vocab))` (Gemma 3's 262,144 tokens). */
-function vocabularyMap(vocab: Record<string, number>): Map<string, number> {
-  const map = new Map<string, number>();
-  for (const token in vocab) map.set(token, vocab[token]!);
-  return map;
-}
-
 /**
  * The file's merges into the table, each as the ids of its two parts and of the token they make.
- * Looked up in the parsed vocabulary object, not the Map: a third faster on Gemma 3's half a
+ * Looked up in the parsed vocabulary object: a third faster than in a Map of it on Gemma 3's half a
  * million merges (three lookups each). A key the file lacks reads Object.prototype's members
  * ("constructor") or undefined, never a number: hence the typeof test.
  */

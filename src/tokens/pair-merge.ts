@@ -24,6 +24,38 @@ export class MergeTable {
     this.values = new Float64Array(capacity);
   }
 
+  /**
+   * A table from the arrays of another (`arrays()`), e.g. read back from a cache file, without
+   * re-adding every merge. Arrays that no table could have made are refused (RangeError): a
+   * capacity not a power of two or with no empty slot would make lookups probe forever.
+   */
+  static fromArrays(stored: MergeTableArrays): MergeTable {
+    const { lefts, rights, values } = stored;
+    const capacity = lefts.length;
+    if (capacity < 1 << 10 || (capacity & (capacity - 1)) !== 0 || rights.length !== capacity || values.length !== capacity)
+      throw new RangeError('merge table arrays of inconsistent lengths');
+    let count = 0;
+    for (let i = 0; i < capacity; i++) {
+      const l = lefts[i]!;
+      if (l === -1) continue;
+      if (l < 0 || l >= ID_SPAN || rights[i]! < 0 || rights[i]! >= ID_SPAN || !(values[i]! >= 0 && values[i]! < ID_SPAN * ID_SPAN))
+        throw new RangeError(`merge table slot ${i} is outside the table's id span`);
+      count++;
+    }
+    if (2 * count > capacity) throw new RangeError('merge table more than half full');
+    const table = new MergeTable();
+    table.lefts = lefts;
+    table.rights = rights;
+    table.values = values;
+    table.count = count;
+    return table;
+  }
+
+  /** The table's storage, for fromArrays (shared, not copied: do not add to the table after). */
+  arrays(): MergeTableArrays {
+    return { lefts: this.lefts, rights: this.rights, values: this.values };
+  }
+
   add(left: number, right: number, rank: number, merged: number): void {
     if (left < 0 || right < 0 || left >= ID_SPAN || right >= ID_SPAN || rank >= ID_SPAN || merged >= ID_SPAN)
       throw new RangeError(`merge (${left}, ${right}) -> ${merged} at rank ${rank} is outside the table's id span`);
@@ -73,6 +105,12 @@ export class MergeTable {
       this.values[at] = values[i]!;
     }
   }
+}
+
+export interface MergeTableArrays {
+  lefts: Int32Array;
+  rights: Int32Array;
+  values: Float64Array;
 }
 
 /** Above every token id of the vocabularies devboy loads (Gemma 3 has 262,144). */
