@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { readCorpus } from '../src/replay/corpus.js';
@@ -17,8 +18,10 @@ const AS_TEXT = { disallowedSpecial: new Set<string>() };
 interface Row {
   tokenizer: string;
   implementation: string;
-  /** Cold start in a fresh process: import, load the vocabulary, count one word; median wall-clock ms. */
+  /** Cold start in a fresh process with an empty compiled cache: import, load the vocabulary, count one word; median wall-clock ms. */
   load_ms: number;
+  /** The same with the family's compiled cache written (src/tokens/bpe-cache.ts), as every load after the first; equal to load_ms for tokenizers that have none. */
+  cached_load_ms: number;
   tokens: number;
   /** CPU ms counting every text, median of the passes (caches warm from the first). */
   count_ms: number;
@@ -64,10 +67,9 @@ export const tokenizersSection: BenchSection = {
     const missing = TOKENIZER_NAMES.filter((n) => !names.includes(n));
     const rows: Row[] = [];
     for (const name of names) {
-      const load = coldLoad(
-        `const r = await import(${JSON.stringify(REGISTRY)}); (await r.loadTokenizer(${JSON.stringify(name)})).count('warm up');`,
-        loads,
-      );
+      const script = `const r = await import(${JSON.stringify(REGISTRY)}); (await r.loadTokenizer(${JSON.stringify(name)})).count('warm up');`;
+      const load = coldLoad(script, loads);
+      const cachedLoad = cachedLoadOf(script, loads);
       const tokenizer = await loadTokenizer(name);
       const t = throughput(texts, (s) => tokenizer.count(s), passes);
       const runtime = await packageRuntime(name, texts);
@@ -75,6 +77,7 @@ export const tokenizersSection: BenchSection = {
         tokenizer: name,
         implementation: tokenizerImplementation(name),
         load_ms: load,
+        cached_load_ms: cachedLoad,
         tokens: t.tokens,
         count_ms: t.ms,
         tokens_per_s: t.tokensPerS,
@@ -84,16 +87,18 @@ export const tokenizersSection: BenchSection = {
         speed_vs_reference: t.tokensPerS / ref.tokensPerS,
         package_runtime_tokens_per_s: runtime,
       });
-      ctx.log(`  ${name}: load ${load.toFixed(0)} ms, ${Math.round(t.tokensPerS).toLocaleString('en-US')} tokens/s`);
+      ctx.log(
+        `  ${name}: load ${load.toFixed(0)} ms (cached ${cachedLoad.toFixed(0)}), ${Math.round(t.tokensPerS).toLocaleString('en-US')} tokens/s`,
+      );
     }
 
     const int = (n: number) => Math.round(n).toLocaleString('en-US');
     const text = [
-      `Tokenizers on the corpus (${texts.length} texts, ${mb.toFixed(1)} MB: every response body as compact and pretty JSON). Load = a fresh process importing and loading the vocabulary and counting one word (median of ${loads}); tokens/s = CPU time counting every text, first pass (caches cold) and median of ${passes} passes (warm); ratios are to gpt-tokenizer's own o200k_base countTokens in this run (load ${refLoad.toFixed(0)} ms, ${int(ref.firstTokensPerS)} tokens/s first pass, ${int(ref.tokensPerS)} warm). "runtime" = the package's own JavaScript encoder on every 8th text, tokens/s.`,
-      `${'tokenizer'.padEnd(30)} ${'load ms'.padStart(8)} ${'x ref'.padStart(6)} ${'tokens'.padStart(10)} ${'first tok/s'.padStart(11)} ${'x ref'.padStart(6)} ${'warm tok/s'.padStart(11)} ${'x ref'.padStart(6)} ${'runtime tok/s'.padStart(14)}`,
+      `Tokenizers on the corpus (${texts.length} texts, ${mb.toFixed(1)} MB: every response body as compact and pretty JSON). Load = a fresh process importing and loading the vocabulary and counting one word (median of ${loads}), with an empty compiled cache; "cached" = the same once the family's compiled cache is written (docs/tokenizers.md); tokens/s = CPU time counting every text, first pass (caches cold) and median of ${passes} passes (warm); ratios are to gpt-tokenizer's own o200k_base countTokens in this run (load ${refLoad.toFixed(0)} ms, ${int(ref.firstTokensPerS)} tokens/s first pass, ${int(ref.tokensPerS)} warm). "runtime" = the package's own JavaScript encoder on every 8th text, tokens/s.`,
+      `${'tokenizer'.padEnd(30)} ${'load ms'.padStart(8)} ${'x ref'.padStart(6)} ${'cached ms'.padStart(9)} ${'tokens'.padStart(10)} ${'first tok/s'.padStart(11)} ${'x ref'.padStart(6)} ${'warm tok/s'.padStart(11)} ${'x ref'.padStart(6)} ${'runtime tok/s'.padStart(14)}`,
       ...rows.map(
         (r) =>
-          `${tokenizerLabel(r.tokenizer).padEnd(30)} ${r.load_ms.toFixed(0).padStart(8)} ${r.load_vs_reference.toFixed(2).padStart(6)} ${int(r.tokens).padStart(10)} ${int(r.first_pass_tokens_per_s).padStart(11)} ${r.first_pass_vs_reference.toFixed(2).padStart(6)} ${int(r.tokens_per_s).padStart(11)} ${r.speed_vs_reference.toFixed(2).padStart(6)} ${(r.package_runtime_tokens_per_s === null ? '' : int(r.package_runtime_tokens_per_s)).padStart(14)}`,
+          `${tokenizerLabel(r.tokenizer).padEnd(30)} ${r.load_ms.toFixed(0).padStart(8)} ${r.load_vs_reference.toFixed(2).padStart(6)} ${r.cached_load_ms.toFixed(0).padStart(9)} ${int(r.tokens).padStart(10)} ${int(r.first_pass_tokens_per_s).padStart(11)} ${r.first_pass_vs_reference.toFixed(2).padStart(6)} ${int(r.tokens_per_s).padStart(11)} ${r.speed_vs_reference.toFixed(2).padStart(6)} ${(r.package_runtime_tokens_per_s === null ? '' : int(r.package_runtime_tokens_per_s)).padStart(14)}`,
       ),
       ...(missing.length ? [`not installed (npm run install-tokenizers): ${missing.join(', ')}`] : []),
     ].join('\n');
@@ -135,14 +140,37 @@ function throughput(
 }
 
 /** Median wall-clock ms of `script` (an ES module body) in fresh processes, minus an empty process's start-up. */
+/** Median wall-clock ms of `script` in fresh processes, each with an empty compiled cache (DEVBOY_CACHE_DIR). */
 function coldLoad(script: string, runs: number): number {
-  const timeOf = (body: string) => {
-    const wrapped = `const t0 = performance.now(); ${body} process.stdout.write(String(performance.now() - t0));`;
-    const r = spawnSync(process.execPath, ['--input-type=module', '-e', wrapped], { cwd: ROOT, encoding: 'utf8' });
-    if (r.status !== 0) throw new Error(`bench tokenizers: load failed: ${r.stderr.split('\n')[0]}`);
-    return Number(r.stdout);
-  };
-  return median(Array.from({ length: runs }, () => timeOf(script)));
+  return median(Array.from({ length: runs }, () => withCacheDir((dir) => timeOf(script, dir))));
+}
+
+/** The same once the compiled cache is written: one load fills a fresh cache folder, then `runs` loads read it. */
+function cachedLoadOf(script: string, runs: number): number {
+  return withCacheDir((dir) => {
+    timeOf(script, dir);
+    return median(Array.from({ length: runs }, () => timeOf(script, dir)));
+  });
+}
+
+function withCacheDir<T>(use: (dir: string) => T): T {
+  const dir = mkdtempSync(join(tmpdir(), 'devboy-bench-cache-'));
+  try {
+    return use(dir);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function timeOf(body: string, cacheDir: string): number {
+  const wrapped = `const t0 = performance.now(); ${body} process.stdout.write(String(performance.now() - t0));`;
+  const r = spawnSync(process.execPath, ['--input-type=module', '-e', wrapped], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    env: { ...process.env, DEVBOY_CACHE_DIR: cacheDir },
+  });
+  if (r.status !== 0) throw new Error(`bench tokenizers: load failed: ${r.stderr.split('\n')[0]}`);
+  return Number(r.stdout);
 }
 
 /** The package's own encoder (for tokenizer.json families, @huggingface/tokenizers when installed) on every 8th text, tokens/s. */
