@@ -6,7 +6,6 @@ import { chunkSummary } from '../src/budget/chunks/summary.js';
 import { readingOrder, STRATEGIES } from '../src/budget/strategies/strategy.js';
 import { resolveStrategy } from '../src/budget/strategies/resolver.js';
 import { UsageError } from '../src/errors.js';
-import { isCandidate } from '../src/formats/info.js';
 import { FORMAT_NAMES, type Format, type FormatName } from '../src/formats/types.js';
 import type { JsonObject } from '../src/json/types.js';
 import { itemsOf, type Dataset } from '../src/model/index.js';
@@ -271,14 +270,16 @@ describe('planChunks: the pages column', () => {
     });
   }
 
-  it('the list that costs most to split (Jira issues of very uneven size, standard level, 2,000 tokens) is planned within the counting contract in every format', () => {
+  it('the list that costs most to split (Jira issues of very uneven size, standard level, 2,000 tokens) is planned within the counting contract in every format (CSV and TOON in the fast suite)', () => {
     // CSV counted 8x this list's tokens here: each round of the plain index filled every chunk to
     // a cap that left no room for the join margin, and guessed every item by bytes again.
     const d = datasets.find((x) => x.project === 'ALOY' && x.kind === 'issues' && x.label.includes('startAt=0&maxResults=50'))!;
     const items = datasetAtLevel(d, 'standard');
-    // The fast suite plans it in the candidates and CSV, the format that broke the contract here; the
-    // other baselines' plans are held to the same contract by the grids above, a baseline each.
-    const names = FULL_SUITE ? FORMAT_NAMES : FORMAT_NAMES.filter((n) => isCandidate(n) || n === 'csv');
+    // The fast suite plans it in CSV, the format that broke the contract here and still comes closest
+    // to it (6.0x the list's tokens, the others 4.6x to 5.4x), and TOON, whose counts at this budget the
+    // test of tighter budgets below reuses; the other formats' plans are held to the same contract by
+    // the grids above, and this list's in every format by the corpus suite.
+    const names = FULL_SUITE ? FORMAT_NAMES : (['csv', 'toon'] as const);
     for (const format of names.map((n) => formats[n])) {
       const distinct = new Map<string, number>();
       const plan = planChunks(items, {
