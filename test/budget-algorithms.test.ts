@@ -4,6 +4,7 @@ import fc from 'fast-check';
 import { ALGORITHMS, ALGORITHM_NAMES } from '../src/budget/algorithms/choose.js';
 import { knapsackExact } from '../src/budget/algorithms/knapsack.js';
 import { flatten, selectionProblem, selectionValue, selectionWeight, type FlatTree, type TrimNode } from '../src/budget/tree/trim-tree.js';
+import { scaledRuns } from './helpers/arbitraries.js';
 
 /**
  * Small random trees: 1-13 nodes, each node's parent drawn among the nodes before it (any shape),
@@ -60,7 +61,7 @@ describe('trim algorithms on the trim tree', () => {
           `knapsack ${selectionValue(tree, kept)} vs brute force ${expected}`,
         );
       }),
-      { numRuns: 3000 },
+      { numRuns: scaledRuns(3000) },
     );
   });
 
@@ -75,7 +76,7 @@ describe('trim algorithms on the trim tree', () => {
         assert.ok(selectionWeight(tree, kept) <= budget);
         assert.ok(exact !== undefined && selectionValue(tree, kept) <= exact + 1e-9);
       }),
-      { numRuns: 1000 },
+      { numRuns: scaledRuns(1000) },
     );
   });
 
@@ -95,7 +96,7 @@ describe('trim algorithms on the trim tree', () => {
           const best = bruteForceBest(tree, budget)!;
           assert.ok(selectionValue(tree, kept) <= best + 1e-9);
         }),
-        { numRuns: 1000 },
+        { numRuns: scaledRuns(1000) },
       );
     });
   }

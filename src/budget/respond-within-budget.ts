@@ -84,19 +84,38 @@ export interface BudgetResult {
  * exact text returned; when not even one item fits, it throws a DataError and returns nothing.
  */
 export function respondWithinBudget(input: BudgetInput, options: BudgetOptions): BudgetResult {
+  return budgetResponses(input, options).chunk(options.chunk ?? 1);
+}
+
+/** Every response of one list at one budget, each the one respondWithinBudget returns for that chunk. */
+export interface BudgetResponses {
+  /** Chunks the list takes: 1 when it is sent whole (within the budget, or no budget). */
+  totalChunks: number;
+  /** The response for 1-based chunk `n`; a UsageError when there is no such chunk. */
+  chunk(n: number): BudgetResult;
+}
+
+/**
+ * The pipeline for a caller that reads several chunks of one list (a walk through chunks 1..N):
+ * the list is encoded, counted and planned once, and each chunk asked for is only trimmed. Asking
+ * respondWithinBudget for each chunk instead encodes and plans the whole list again every time,
+ * which makes a walk quadratic in the list's length. Throws the DataError respondWithinBudget
+ * throws when an item does not fit any response.
+ */
+export function budgetResponses(input: BudgetInput, options: Omit<BudgetOptions, 'chunk'>): BudgetResponses {
   const run = startResponse(input, options);
-  if (options.budget === undefined || run.preTrimTokens <= options.budget || input.items.length === 0) return wholeResponse(run);
+  if (options.budget === undefined || run.preTrimTokens <= options.budget || input.items.length === 0)
+    return { totalChunks: 1, chunk: (n) => wholeResponse(run, n) };
   const layout = layChunks(run, options.budget);
-  return trimmedChunk(run, layout);
+  return { totalChunks: layout.chunks.length, chunk: (n) => trimmedChunk(run, layout, n) };
 }
 
 /** What every response of one request shares: the items, how they are counted, and the facts of their metadata. */
 interface ResponseRun {
   input: BudgetInput;
-  options: BudgetOptions;
+  options: Omit<BudgetOptions, 'chunk'>;
   count: (text: string) => number;
   strategyName: StrategyName;
-  chunkNumber: number;
   /** The items at full detail, encoded: the response when it fits, and the size before trimming. */
   preTrim: string;
   preTrimTokens: number;
@@ -105,7 +124,7 @@ interface ResponseRun {
   baselineOf: (indexes: readonly number[]) => number;
 }
 
-function startResponse(input: BudgetInput, options: BudgetOptions): ResponseRun {
+function startResponse(input: BudgetInput, options: Omit<BudgetOptions, 'chunk'>): ResponseRun {
   const { format, tokenizer } = options;
   const count = options.count ?? ((t: string) => tokenizer.count(t));
   const baseline = options.baseline ?? 'json_compact';
@@ -131,7 +150,6 @@ function startResponse(input: BudgetInput, options: BudgetOptions): ResponseRun 
     options,
     count,
     strategyName: options.strategy ?? resolveStrategy(input.kind).strategy,
-    chunkNumber: options.chunk ?? 1,
     preTrim,
     preTrimTokens,
     facts,
@@ -140,9 +158,9 @@ function startResponse(input: BudgetInput, options: BudgetOptions): ResponseRun 
 }
 
 /** Every item at full detail, as encoded: the response when it is within the budget (or there is none). */
-function wholeResponse(run: ResponseRun): BudgetResult {
+function wholeResponse(run: ResponseRun, chunkNumber: number): BudgetResult {
   const { items } = run.input;
-  if (run.chunkNumber !== 1) throw new UsageError(`no chunk ${run.chunkNumber}: the response fits in one (1 chunk)`);
+  if (chunkNumber !== 1) throw new UsageError(`no chunk ${chunkNumber}: the response fits in one (1 chunk)`);
   const all = items.map((_, i) => i);
   return {
     content: run.preTrim,
@@ -224,8 +242,8 @@ function layChunks(run: ResponseRun, budget: number): ChunkLayout {
 }
 
 /** The chunk asked for: its items planned by value, trimmed to fit with the chunk index (or the trim note). */
-function trimmedChunk(run: ResponseRun, layout: ChunkLayout): BudgetResult {
-  const { input: list, options, count, chunkNumber } = run;
+function trimmedChunk(run: ResponseRun, layout: ChunkLayout, chunkNumber: number): BudgetResult {
+  const { input: list, options, count } = run;
   const { format, tokenizer } = options;
   const { budget, chunks, order, values, spec, note } = layout;
   if (!Number.isInteger(chunkNumber) || chunkNumber < 1 || chunkNumber > chunks.length) {
