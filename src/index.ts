@@ -39,7 +39,14 @@ export type {
 
 // Responses within a token budget (`devboy format`): trimmed, chunked, with a chunk index.
 export { buildResponse, type ResponseOutcome, type ResponseRequest } from './budget/response-request.js';
-export { respondWithinBudget, type BudgetInput, type BudgetOptions, type BudgetResult } from './budget/respond-within-budget.js';
+export {
+  budgetResponses,
+  respondWithinBudget,
+  type BudgetInput,
+  type BudgetOptions,
+  type BudgetResponses,
+  type BudgetResult,
+} from './budget/respond-within-budget.js';
 
 // Savings accounting: the 19 FormatMetadata fields, combined = dedup + (1 - dedup) * encoder.
 export {
