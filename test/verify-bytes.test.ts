@@ -15,7 +15,7 @@ import { firstDifference, jsonEqual } from '../src/json/equal.js';
 import { parseJson } from '../src/json/parse.js';
 import type { JsonValue } from '../src/json/types.js';
 import { rowsFromGcfStream } from '../src/stream/decode-rows.js';
-import { runCli } from './helpers/cli.js';
+import { runCli, runCliWithStdin } from './helpers/cli.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'devboy-verify-bytes-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -42,9 +42,13 @@ async function rejection(promise: Promise<unknown>): Promise<DevboyError> {
   return assert.fail('expected a refusal, got a result');
 }
 
-/** The CLI refused with exit 1 and exactly one stderr line matching `line`; nothing went to stdout. */
+/**
+ * The CLI refused with exit 1 and exactly one stderr line matching `line`; nothing went to stdout.
+ * All in-process: the claim is about the bytes read, whatever pipe brought them (cli-messages and
+ * cli-convert-stream read a real one).
+ */
 async function cliRefuses(args: string[], line: RegExp, input?: string | Buffer): Promise<void> {
-  const r = await runCli(['convert', ...args], input === undefined ? {} : { input });
+  const r = await (input === undefined ? runCli(['convert', ...args]) : runCliWithStdin(['convert', ...args], input));
   assert.equal(r.code, 1, `exit code; stderr: ${r.stderr}`);
   assert.equal(r.stdout, '');
   const lines = r.stderr.split('\n').filter((l) => l !== '');
@@ -328,6 +332,7 @@ describe('streaming an empty input writes GCF that decodes to []', () => {
     ['an empty JSON array', '[]'],
   ] as const) {
     it(`CLI: ${name}`, async () => {
+      // A process: a streamed conversion writes to the process's own standard output.
       const r = await runCli(['convert', '-', '--to', 'gcf', '--stream'], { input });
       assert.equal(r.code, 0, r.stderr);
       assert.deepEqual(decodeGeneric(r.stdout), []);
