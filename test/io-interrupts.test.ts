@@ -114,7 +114,7 @@ async function interrupt(
     const tempSeen = await Promise.race([
       watcher.found,
       run.done.then(() => undefined),
-      new Promise<undefined>((r) => (timer = setTimeout(r, 60_000))),
+      new Promise<undefined>((r) => (timer = setTimeout(() => r(undefined), 60_000))),
     ]);
     clearTimeout(timer);
     watcher.close();
