@@ -57,10 +57,12 @@ function readOutputs(file: string): Record<string, string> {
 }
 
 /**
- * Steps with no id that a job of this file already ran with the same script and environment, and
- * what they did. Such a step is setup whose outputs nothing reads (the build step: dist/ is there,
- * it prints the version): run again it would do the same, so later jobs replay it, status, standard
- * output and error, instead of starting bash and devboy for it once more.
+ * Steps with no id that a job of this file already ran with the same script, workspace and step
+ * `env`, and what they did. Such a step is setup whose outputs nothing reads (the build step: dist/
+ * is there, it prints the version): run again it would do the same, so later jobs replay it, status,
+ * standard output and error, instead of starting bash and devboy for it once more. The job's own
+ * runner variables (its event, the API it talks to) are left out of the key: setup reads neither,
+ * and with them in, the push and read-only jobs each ran it again.
  */
 const setupDone = new Map<string, { status: number | null; stderr: string; stdout: string }>();
 
@@ -92,7 +94,7 @@ async function runAction(workspace: string, withInputs: Record<string, string>, 
     writeFileSync(output, '');
     const stepEnv = Object.fromEntries(Object.entries(step.env ?? {}).map(([k, v]) => [k, expr(String(v))]));
     const fullEnv = { ...withoutUndefined({ ...process.env, ...env }), GITHUB_OUTPUT: output, GITHUB_STEP_SUMMARY: summary, ...stepEnv };
-    const key = step.id === undefined ? JSON.stringify([step.run, workspace, fullEnv]) : undefined;
+    const key = step.id === undefined ? JSON.stringify([step.run, workspace, stepEnv]) : undefined;
     // Asynchronously: the API the steps talk to is served by this process.
     const r = (key !== undefined ? setupDone.get(key) : undefined) ?? (await bash(step.run!, workspace, fullEnv));
     if (key !== undefined && r.status === 0) setupDone.set(key, r);

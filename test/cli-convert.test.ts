@@ -7,7 +7,7 @@ import { rmSync } from 'node:fs';
 import { candidateFormats, FORMAT_INFO } from '../src/formats/info.js';
 import { loadFormat } from '../src/formats/registry.js';
 import { FORMAT_NAMES } from '../src/formats/types.js';
-import { runCli } from './helpers/cli.js';
+import { runCli, runCliWithStdin } from './helpers/cli.js';
 import { corpusDir } from './helpers/paths.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'devboy-convert-'));
@@ -148,7 +148,8 @@ describe('devboy convert', () => {
 
   it('detects the format from content on standard input, or in a file with no extension', async () => {
     const toon = await runCli(['convert', issuesJson, '--to', 'toon']);
-    const r = await runCli(['convert', '-', '--to', 'json-compact'], { input: toon.stdout });
+    // In-process: detection reads the text, whatever pipe brought it.
+    const r = await runCliWithStdin(['convert', '-', '--to', 'json-compact'], toon.stdout);
     assert.equal(r.code, 0, r.stderr);
     assert.equal(r.stdout.trim(), JSON.stringify(issues));
     // A name with no extension is read by content as standard input is, and runs in-process.

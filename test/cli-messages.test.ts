@@ -10,7 +10,7 @@ import { describeDifference, firstDifference } from '../src/json/equal.js';
 import { isWellFormed } from '../src/json/surrogates.js';
 import { EXPORTERS } from '../src/report/index.js';
 import { fewerOrMore, int, plural } from '../src/text/words.js';
-import { runCli } from './helpers/cli.js';
+import { runCli, runCliWithStdin } from './helpers/cli.js';
 import { corpusDir, FIXTURES } from './helpers/paths.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'devboy-messages-'));
@@ -33,13 +33,15 @@ async function onTerminal<T>(run: () => Promise<T>): Promise<T> {
 
 describe('input: a file, -, or piped standard input', () => {
   it('no file argument and data piped in: reads standard input (convert, session)', async () => {
+    // A real pipe once; then in-process, with standard input a stream that is not a terminal, as
+    // the pipe is not: what each command makes of what it reads is the claim there.
     const r = await runCli(['convert', '--to', 'toon'], { input: '{"a":1}\n' });
     assert.equal(r.code, 0, r.stderr);
     assert.equal(r.stdout, 'a: 1\n');
-    const s = await runCli(['session', '--json'], { input: '{"tool":"t","output":{"x":1}}\n' });
+    const s = await runCliWithStdin(['session', '--json'], '{"tool":"t","output":{"x":1}}\n');
     assert.equal(s.code, 0, s.stderr);
     assert.equal(JSON.parse(s.stdout).calls, 1);
-    const empty = await runCli(['convert', '--to', 'toon'], { input: '' });
+    const empty = await runCliWithStdin(['convert', '--to', 'toon'], '');
     assert.equal(empty.code, 1);
     assert.equal(empty.stderr, 'devboy convert: <stdin>: empty input: nothing to convert\n');
   });

@@ -129,7 +129,7 @@ describe('devboy record', () => {
     assert.match(noSite.stderr, /set JIRA_HOST or --host/);
   });
 
-  it('help does not load any API client library', async () => {
+  it('record --help does not load any API client library', async () => {
     const log = join(dir, 'resolved.log');
     const hooks = join(dir, 'hooks.mjs');
     await writeFile(
@@ -138,15 +138,13 @@ describe('devboy record', () => {
     );
     const register = join(dir, 'register.mjs');
     await writeFile(register, `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\n`);
-    for (const args of [['--help'], ['record', '--help']]) {
-      await rm(log, { force: true });
-      const run = await devboy(args, {}, ['--import', pathToFileURL(register).href]);
-      assert.equal(run.code, 0, run.stderr);
-      const resolved = await readFile(log, 'utf8');
-      // The entry is imported; oclif itself is required (CommonJS, unseen by this hook), and every client
-      // library would be imported by devboy's own modules, which the hook does see.
-      assert.match(resolved, /\/bin\/run\.js\n/, 'the hook saw the modules loaded');
-      assert.doesNotMatch(resolved, /@octokit|@gitbeaker|jira\.js|axios/, `devboy ${args.join(' ')} loaded a client library`);
-    }
+    // The root --help is cli-startup-modules' ('--help: no package at all beside the bundle').
+    const run = await devboy(['record', '--help'], {}, ['--import', pathToFileURL(register).href]);
+    assert.equal(run.code, 0, run.stderr);
+    const resolved = await readFile(log, 'utf8');
+    // The entry is imported; oclif itself is required (CommonJS, unseen by this hook), and every client
+    // library would be imported by devboy's own modules, which the hook does see.
+    assert.match(resolved, /\/bin\/run\.js\n/, 'the hook saw the modules loaded');
+    assert.doesNotMatch(resolved, /@octokit|@gitbeaker|jira\.js|axios/, 'devboy record --help loaded a client library');
   });
 });

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, describe, it } from 'node:test';
 import { REPO_ROOT } from './helpers/paths.js';
@@ -37,12 +37,14 @@ function loadedFiles(args: string[]): string[] {
   const files = r.stderr
     .split('\n')
     .filter((l) => l.startsWith('LOADED '))
-    .map((l) => fileURLToPath(l.slice('LOADED '.length)).slice(REPO_ROOT.length + 1));
+    .map((l) => relative(REPO_ROOT, fileURLToPath(l.slice('LOADED '.length))));
   assert.ok(files.length > 0, 'the hooks saw no module: the check itself is broken');
   return [...new Set(files)];
 }
 
-const packageOf = (file: string) => /^node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(file)?.[1];
+// Wherever node_modules is: a checkout whose node_modules links to another's (a git worktree) loads
+// its packages from there, and Node reports the path the link points to.
+const packageOf = (file: string) => /(?:^|\/)node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(file)?.[1];
 
 describe('start-up: what a small command loads', () => {
   const tmp = mkdtempSync(join(tmpdir(), 'devboy-startup-'));

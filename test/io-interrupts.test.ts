@@ -10,6 +10,7 @@ import {
   rmSync,
   statSync,
   utimesSync,
+  watch,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -39,7 +40,7 @@ function row(i: number): string {
 
 /**
  * About 12 MB of NDJSON: big enough that writing and flushing its output takes a while to interrupt
- * (from 3.5 MB up the poll below found the temporary file at the first attempt, every time, on a
+ * (from 3.5 MB up the temporary file was caught at the first attempt, every time, on a
  * busy 2-core machine), small enough that converting it first costs under a second.
  */
 let bigInput: string;
@@ -58,23 +59,28 @@ before(async () => {
 });
 
 /**
- * Wait (polling without pause, so a short write is not missed) until a temp file is in `dir`, with
- * data when `withData`. A whole-file write puts all its data in at once and renames soon after, so
- * there the moment to catch is the temp file's existence.
+ * Watch `dir` for a temp file, with data when `withData`; `found` resolves with its name. Set up
+ * before the write starts, so the file's creation is an event waiting for this process however
+ * busy the machine is (a timed poll could sleep through a short write; a poll without pause cost
+ * half a second of CPU per run). A whole-file write puts all its data in at once and renames soon
+ * after, so there the moment to catch is the temp file's existence; when it is gone by the time
+ * the event is read, the caller tries again.
  */
-async function tempFile(dir: string, withData: boolean, running: () => boolean): Promise<string | undefined> {
-  const deadline = Date.now() + 60_000;
-  while (running() && Date.now() < deadline) {
-    for (const name of temps(dir)) {
-      try {
-        if (!withData || statSync(join(dir, name)).size > 0) return name;
-      } catch {
-        // renamed or removed meanwhile
-      }
+function watchTemps(dir: string, withData: boolean): { found: Promise<string>; close(): void } {
+  let resolveFound!: (name: string) => void;
+  const found = new Promise<string>((r) => (resolveFound = r));
+  const check = (name: string) => {
+    try {
+      if (!withData || statSync(join(dir, name)).size > 0) resolveFound(name);
+    } catch {
+      // renamed or removed meanwhile
     }
-    await new Promise((r) => setImmediate(r));
-  }
-  return undefined;
+  };
+  const watcher = watch(dir, (_event, name) => {
+    // Without a name (allowed by fs.watch, not seen on Linux) every temp file is looked at.
+    for (const n of name ? [name] : temps(dir)) if (n.startsWith('.devboy-')) check(n);
+  });
+  return { found, close: () => watcher.close() };
 }
 
 /** Start `devboy convert -o TARGET`, streaming from stdin (left open) or whole from the big file. */
@@ -93,7 +99,7 @@ function startWrite(target: string, mode: 'stream' | 'whole'): ReturnType<typeof
 
 /**
  * Start a write and send `signal` while its temp file exists. A whole-file write may end before the
- * poll sees it (the machine was fast or busy); then `reset` puts the target back and it is tried again.
+ * watcher sees it (the machine was fast or busy); then `reset` puts the target back and it is tried again.
  */
 async function interrupt(
   signal: NodeJS.Signals,
@@ -102,10 +108,16 @@ async function interrupt(
   reset: () => void = () => {},
 ): Promise<{ result: CliResult; tempSeen: string; pid: number }> {
   for (let attempt = 1; ; attempt++) {
+    const watcher = watchTemps(join(target, '..'), mode === 'stream');
     const run = startWrite(target, mode);
-    let running = true;
-    void run.done.then(() => (running = false));
-    const tempSeen = await tempFile(join(target, '..'), mode === 'stream', () => running);
+    let timer: NodeJS.Timeout | undefined;
+    const tempSeen = await Promise.race([
+      watcher.found,
+      run.done.then(() => undefined),
+      new Promise<undefined>((r) => (timer = setTimeout(() => r(undefined), 60_000))),
+    ]);
+    clearTimeout(timer);
+    watcher.close();
     if (tempSeen) {
       run.child.kill(signal);
       return { result: await run.done, tempSeen, pid: run.child.pid! };

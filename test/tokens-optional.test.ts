@@ -11,13 +11,16 @@ import { FAMILIES } from './helpers/tokenizer-references.js';
 
 /**
  * devboy as a plain `npm ci` leaves it: the built tree with every dependency but none of the
- * optional tokenizers. A copy of dist/, bin/ and the manifests next to a node_modules of links to
- * this checkout's packages, leaving the families and their references out (Node resolves a link to
- * where it points, so each package still finds its own dependencies).
+ * optional tokenizers. A copy of the built package, bin/ and the manifests next to a node_modules
+ * of links to this checkout's packages, leaving the families and their references out (Node
+ * resolves a link to where it points, so each package still finds its own dependencies).
  */
 function leanCopy(): string {
   const dir = mkdtempSync(join(tmpdir(), 'devboy-lean-'));
-  for (const part of ['dist', 'bin']) cpSync(join(REPO_ROOT, part), join(dir, part), { recursive: true });
+  // What the package ships (package.json's files): not the tests' build or the source maps, which
+  // were most of the copy's bytes.
+  for (const part of ['dist/src', 'dist/commands', 'dist/oclif.cjs', 'bin'])
+    cpSync(join(REPO_ROOT, part), join(dir, part), { recursive: true, filter: (from) => !from.endsWith('.map') });
   for (const file of ['package.json', 'oclif.manifest.json']) cpSync(join(REPO_ROOT, file), join(dir, file));
   const manifest = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as {
     optionalTokenizers: Record<string, string>;

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { resolve } from 'node:path';
+import { PassThrough } from 'node:stream';
 import { Config, Errors } from '../../src/cli/oclif.js';
 import { withCommandStreams } from '../../src/cli/streams.js';
 import { REPO_ROOT } from './paths.js';
@@ -79,6 +80,32 @@ async function runNow(args: string[], options: CliOptions): Promise<CliResult> {
     applyEnv(savedEnv);
   }
   return { code, stdout, stderr };
+}
+
+/**
+ * Run `devboy` in-process with `input` as its standard input (a stream that is not a terminal, as
+ * a pipe is not), for tests whose claim is about what is read and written, not about the pipe:
+ * reading a real pipe, its end and its errors is runCliProcess's (runCli with `input`). Not for
+ * --stream: a streamed conversion writes to the process's own standard output, which this does not catch.
+ */
+export function runCliWithStdin(
+  args: string[],
+  input: string | Buffer,
+  options: Omit<CliOptions, 'input' | 'subprocess' | 'uid' | 'gid'> = {},
+): Promise<CliResult> {
+  const run = queue.then(async () => {
+    const stdin = Object.getOwnPropertyDescriptor(process, 'stdin')!;
+    const stream = new PassThrough();
+    stream.end(typeof input === 'string' ? Buffer.from(input) : input);
+    Object.defineProperty(process, 'stdin', { value: stream, configurable: true, enumerable: true, writable: true });
+    try {
+      return await runNow(args, options);
+    } finally {
+      Object.defineProperty(process, 'stdin', stdin);
+    }
+  });
+  queue = run.catch(() => undefined);
+  return run;
 }
 
 /** Set (or, for undefined, remove) variables; returns what restores them. */
