@@ -12,7 +12,8 @@ import {
   LoggingMessageNotificationSchema,
   type ClientCapabilities,
 } from '@modelcontextprotocol/sdk/types.js';
-import { connectThroughProxy, type ProxyRun } from './helpers/mcp-proxy.js';
+import { proxySummaryText } from '../src/proxy/summary.js';
+import { connectThroughProxy, sessionInProcess, type ProxyRun } from './helpers/mcp-proxy.js';
 import { REPO_ROOT } from './helpers/paths.js';
 
 // @modelcontextprotocol/server-everything, pinned in package.json, run from node_modules.
@@ -160,15 +161,17 @@ describe('devboy proxy --upstream-url: server-everything over Streamable HTTP on
         });
         server.once('exit', (code) => fail(new Error(`server-everything exited ${code}: ${text}`)));
       });
-      const run = await connectThroughProxy(['--upstream-url', `http://127.0.0.1:${port}/mcp`], [], { capabilities: CAPABILITIES });
-      const { tools } = await run.client.listTools();
-      assert.ok(tools.some((t) => t.name === 'echo'));
-      assert.equal(tools.at(-1)!.name, 'devboy_result');
-      const echo = await run.client.callTool({ name: 'echo', arguments: { message: 'over http' } });
-      assert.deepEqual(echo.content, [{ type: 'text', text: 'Echo: over http' }]);
-      const end = await run.end();
-      assert.equal(end.code, 0, end.stderr);
-      assert.match(end.stderr, /^devboy proxy: 1 tool call through http:\/\/127\.0\.0\.1:\d+;/m);
+      // The proxy in this process: the claim is the HTTP upstream's traffic and the summary's count;
+      // the proxy as a program, its exit status and stderr, is the stdio session's above.
+      const { got, outcome } = await sessionInProcess({ url: `http://127.0.0.1:${port}/mcp` }, {}, async (client) => ({
+        tools: (await client.listTools()).tools,
+        echo: await client.callTool({ name: 'echo', arguments: { message: 'over http' } }),
+      }));
+      assert.ok(got.tools.some((t) => t.name === 'echo'));
+      assert.equal(got.tools.at(-1)!.name, 'devboy_result');
+      assert.deepEqual(got.echo.content, [{ type: 'text', text: 'Echo: over http' }]);
+      assert.equal(outcome.exitCode, 0, outcome.notes.join('\n'));
+      assert.match(proxySummaryText(outcome.summary), /^devboy proxy: 1 tool call through http:\/\/127\.0\.0\.1:\d+;/);
     } finally {
       server.kill();
     }
