@@ -83,6 +83,9 @@ function rows(n: number): unknown[] {
 }
 
 function main(): void {
+  // Each body read once: the bench calls the same ones many times, and a call should cost what sending it costs.
+  const read = new Map<string, object | undefined>();
+  const bodyNamed = (name: string) => (read.has(name) ? read.get(name) : read.set(name, corpusBody(corpus, name)).get(name));
   const server = serveStdio('devboy-corpus', async (req): Promise<Answer> => {
     // Six tools a page: the proxy must pass cursors through and add its tool to the last page only.
     if (req.method === 'tools/list') {
@@ -98,7 +101,7 @@ function main(): void {
       case 'list_bodies':
         return text(pretty([...corpusBodies(corpus).keys()]));
       case 'get_body': {
-        const body = corpusBody(corpus, String(args.name));
+        const body = bodyNamed(String(args.name));
         return body === undefined ? error(`no body named ${String(args.name)}`) : text(pretty(body));
       }
       case 'fail':
