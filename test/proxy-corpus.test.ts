@@ -50,7 +50,9 @@ describe('devboy proxy in front of a corpus MCP server (SDK client over stdio)',
   // The whole session, then its ledger, read once the proxy has exited: the proxy appends each line
   // without waiting, so a ledger read mid-session can miss the last lines (it did once, under load).
   before(async () => {
-    const run = await connectThroughProxy(['--log', log], CORPUS_SERVER);
+    // --skip-tools as an agent's configuration gives it: comma-separated, a name and a glob (s?y: say,
+    // whose plain text is kept either way; only the reason in the ledger tells the rule applied).
+    const run = await connectThroughProxy(['--log', log, '--skip-tools', 'no_such_tool,s?y'], CORPUS_SERVER);
     for (const name of sample) {
       const r = await run.client.callTool({ name: 'get_body', arguments: { name } });
       sent.push({ name, upstream: JSON.stringify(bodies.get(name), null, 2), received: texts(r) });
@@ -101,6 +103,12 @@ describe('devboy proxy in front of a corpus MCP server (SDK client over stdio)',
     const record = calls.find((c) => c.tool === 'hang')!;
     assert.equal(record.outcome, 'error');
     assert.equal(record.why, 'cancelled by the agent');
+  });
+
+  it('--skip-tools from the command line: each comma-separated name or glob is a rule, and the tool it matches is kept exact by it', () => {
+    const say = calls.find((c) => c.tool === 'say')!;
+    assert.equal(say.outcome, 'kept');
+    assert.equal(say.why, 'kept exact by --skip-tools');
   });
 
   it('every re-encoded result decodes to exactly what the upstream sent; the rest is byte for byte', async () => {
