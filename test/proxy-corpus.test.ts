@@ -16,7 +16,7 @@ import { parseLedger, type LedgerCall } from '../src/proxy/ledger.js';
 import { loadTokenizer } from '../src/tokens/registry.js';
 import { refLine } from '../src/transcript/canonical.js';
 import { runCli } from './helpers/cli.js';
-import { benchmarkWithLedger, CORPUS_SERVER, connectInProcess, connectThroughProxy } from './helpers/mcp-proxy.js';
+import { benchmarkWithLedger, CORPUS_SERVER, connectInProcess, connectThroughProxy, sessionInProcess } from './helpers/mcp-proxy.js';
 import { corpusDir } from './helpers/paths.js';
 import { FULL_SUITE } from './helpers/sampling.js';
 import { corpusBodies } from './mcp/corpus-server.js';
@@ -50,7 +50,9 @@ describe('devboy proxy in front of a corpus MCP server (SDK client over stdio)',
   // The whole session, then its ledger, read once the proxy has exited: the proxy appends each line
   // without waiting, so a ledger read mid-session can miss the last lines (it did once, under load).
   before(async () => {
-    const run = await connectThroughProxy(['--log', log], CORPUS_SERVER);
+    // --skip-tools as an agent's configuration gives it: comma-separated, a name and a glob (s?y: say,
+    // whose plain text is kept either way; only the reason in the ledger tells the rule applied).
+    const run = await connectThroughProxy(['--log', log, '--skip-tools', 'no_such_tool,s?y'], CORPUS_SERVER);
     for (const name of sample) {
       const r = await run.client.callTool({ name: 'get_body', arguments: { name } });
       sent.push({ name, upstream: JSON.stringify(bodies.get(name), null, 2), received: texts(r) });
@@ -101,6 +103,12 @@ describe('devboy proxy in front of a corpus MCP server (SDK client over stdio)',
     const record = calls.find((c) => c.tool === 'hang')!;
     assert.equal(record.outcome, 'error');
     assert.equal(record.why, 'cancelled by the agent');
+  });
+
+  it('--skip-tools from the command line: each comma-separated name or glob is a rule, and the tool it matches is kept exact by it', () => {
+    const say = calls.find((c) => c.tool === 'say')!;
+    assert.equal(say.outcome, 'kept');
+    assert.equal(say.why, 'kept exact by --skip-tools');
   });
 
   it('every re-encoded result decodes to exactly what the upstream sent; the rest is byte for byte', async () => {
@@ -217,20 +225,23 @@ describe('devboy proxy --budget: a long list in pages by the chunk planner, each
     // a fifth of the cost of betamax's 100 issues.
     const name = 'github/betamaxpy__betamax/001_GET_repos_betamaxpy_betamax_issues_direction_asc_per_page_100.json';
     const body = bodies.get(name)!;
-    const run = await connectThroughProxy(['--budget', '2000', '--log', log], CORPUS_SERVER);
-    const first = texts(await run.client.callTool({ name: 'get_body', arguments: { name } }));
-    const id = /<<<SHADOW:(shadow_[0-9a-f]{12})>>>/.exec(first.join('\n'))![1]!;
-    const fetch = async (args: Record<string, unknown>) =>
-      texts(await run.client.callTool({ name: 'devboy_result', arguments: { id, ...args } }));
-    const record = () => parseLedger(readFileSync(log, 'utf8'), log).calls[0]!;
-    const count = Number(/in (\d+) chunks/.exec(first.at(-1)!)![1]);
-    const pages: string[] = [];
-    for (let n = 1; n <= count; n++) pages.push((await fetch({ page: n }))[0]!);
-    const whole = (await fetch({}))[0]!;
-    const again = texts(await run.client.callTool({ name: 'get_body', arguments: { name } }));
-    const outOfRange = await run.client.callTool({ name: 'devboy_result', arguments: { id, page: count + 1 } });
-    assert.equal((await run.end()).code, 0);
-    const r = record();
+    // In this process: the claim is about what the proxy sends and logs (the main session above ran it as a program).
+    const { got, outcome } = await sessionInProcess(CORPUS_SERVER, { budget: 2000, log }, async (client) => {
+      const first = texts(await client.callTool({ name: 'get_body', arguments: { name } }));
+      const id = /<<<SHADOW:(shadow_[0-9a-f]{12})>>>/.exec(first.join('\n'))![1]!;
+      const fetch = async (args: Record<string, unknown>) =>
+        texts(await client.callTool({ name: 'devboy_result', arguments: { id, ...args } }));
+      const count = Number(/in (\d+) chunks/.exec(first.at(-1)!)![1]);
+      const pages: string[] = [];
+      for (let n = 1; n <= count; n++) pages.push((await fetch({ page: n }))[0]!);
+      const whole = (await fetch({}))[0]!;
+      const again = texts(await client.callTool({ name: 'get_body', arguments: { name } }));
+      const outOfRange = await client.callTool({ name: 'devboy_result', arguments: { id, page: count + 1 } });
+      return { first, id, count, pages, whole, again, outOfRange };
+    });
+    const { first, id, count, pages, whole, again, outOfRange } = got;
+    assert.equal(outcome.exitCode, 0);
+    const r = parseLedger(readFileSync(log, 'utf8'), log).calls[0]!;
     rmSync(tmp, { recursive: true, force: true });
 
     assert.equal(r.outcome, 'encoded');
@@ -267,14 +278,21 @@ describe('devboy proxy --level: known provider lists lowered by choice, labelled
     const name = [...bodies.keys()].filter((n) => /^github\/.*_issues_state_all/.test(n)).sort((a, b) => size(a) - size(b))[0]!;
     const upstream = JSON.stringify(bodies.get(name), null, 2);
     // What is asserted is the lowering, its label and the whole result: no token count decides them,
-    // and heuristic spares the proxy o200k_base's ranks (a quarter of its start-up).
-    const run = await connectThroughProxy(['--level', 'minimal', '--tokenizer', 'heuristic', '--log', log], CORPUS_SERVER);
-    const got = texts(await run.client.callTool({ name: 'get_body', arguments: { name } }));
-    const label = got.find((t) => t.startsWith('[devboy proxy: '))!;
-    const id = /"id": "(shadow_[0-9a-f]{12})"/.exec(label)![1]!;
-    const whole = texts(await run.client.callTool({ name: 'devboy_result', arguments: { id } }));
-    const plain = texts(await run.client.callTool({ name: 'say', arguments: { text: 'not a list' } }));
-    assert.equal((await run.end()).code, 0);
+    // and heuristic costs no load. In this process: the claim is about what the proxy sends and logs.
+    const { got: session, outcome } = await sessionInProcess(
+      CORPUS_SERVER,
+      { level: 'minimal', tokenizer: 'heuristic', log },
+      async (client) => {
+        const got = texts(await client.callTool({ name: 'get_body', arguments: { name } }));
+        const label = got.find((t) => t.startsWith('[devboy proxy: '))!;
+        const id = /"id": "(shadow_[0-9a-f]{12})"/.exec(label)![1]!;
+        const whole = texts(await client.callTool({ name: 'devboy_result', arguments: { id } }));
+        const plain = texts(await client.callTool({ name: 'say', arguments: { text: 'not a list' } }));
+        return { got, label, whole, plain };
+      },
+    );
+    const { got, label, whole, plain } = session;
+    assert.equal(outcome.exitCode, 0);
     const r = parseLedger(readFileSync(log, 'utf8'), log).calls[0]!;
     rmSync(tmp, { recursive: true, force: true });
     assert.match(

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer, type AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import {
   CreateMessageRequestSchema,
   ElicitRequestSchema,
@@ -12,7 +12,8 @@ import {
   LoggingMessageNotificationSchema,
   type ClientCapabilities,
 } from '@modelcontextprotocol/sdk/types.js';
-import { connectThroughProxy, type ProxyRun } from './helpers/mcp-proxy.js';
+import { proxySummaryText } from '../src/proxy/summary.js';
+import { connectThroughProxy, sessionInProcess, type ProxyRun } from './helpers/mcp-proxy.js';
 import { REPO_ROOT } from './helpers/paths.js';
 
 // @modelcontextprotocol/server-everything, pinned in package.json, run from node_modules.
@@ -35,6 +36,39 @@ function equip(client: Client): void {
   client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: [ROOT] }));
 }
 
+/**
+ * server-everything over Streamable HTTP on loopback, started once for the file: the direct client of
+ * the comparisons below talks to it, and it is the --upstream-url upstream. One server program for
+ * both: its answers over HTTP are those over stdio (info, tools, resources, prompts, results), and a
+ * third server process would cost 0.4 s of CPU.
+ */
+let httpEverything: Promise<{ url: string; server: ChildProcess }> | undefined;
+const everythingOverHttp = () =>
+  (httpEverything ??= (async () => {
+    const port = await new Promise<number>((done) => {
+      const probe = createServer().listen(0, '127.0.0.1', () => {
+        const { port } = probe.address() as AddressInfo;
+        probe.close(() => done(port));
+      });
+    });
+    const server = spawn(EVERYTHING[0]!, [EVERYTHING[1]!, 'streamableHttp'], {
+      env: { ...process.env, PORT: String(port) },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    await new Promise<void>((ready, fail) => {
+      let text = '';
+      server.stderr.on('data', (d: Buffer) => {
+        text += d.toString();
+        if (/listening on port/.test(text)) ready();
+      });
+      server.once('exit', (code) => fail(new Error(`server-everything exited ${code}: ${text}`)));
+    });
+    return { url: `http://127.0.0.1:${port}/mcp`, server };
+  })());
+after(async () => {
+  if (httpEverything) (await httpEverything).server.kill();
+});
+
 describe('devboy proxy in front of @modelcontextprotocol/server-everything: every feature passes through', () => {
   let proxied: ProxyRun;
   let direct: Client;
@@ -44,7 +78,7 @@ describe('devboy proxy in front of @modelcontextprotocol/server-everything: ever
     direct = new Client({ name: 'devboy-test-agent', version: '1.0.0' }, { capabilities: CAPABILITIES });
     equip(proxied.client);
     equip(direct);
-    await direct.connect(new StdioClientTransport({ command: EVERYTHING[0]!, args: EVERYTHING.slice(1), stderr: 'ignore' }));
+    await direct.connect(new StreamableHTTPClientTransport(new URL((await everythingOverHttp()).url)));
   });
   after(async () => {
     await proxied.end();
@@ -79,9 +113,14 @@ describe('devboy proxy in front of @modelcontextprotocol/server-everything: ever
       ['get-resource-reference', { resourceType: 'Text', resourceId: 1 }],
       ['get-structured-content', { location: 'Chicago' }],
     ];
+    // A dynamic resource says the time it was made, to the second: the two calls, made at once, can
+    // straddle a second on a busy machine (the proxied one has further to go). The time is read apart.
+    const timed = /created at \d{1,2}:\d{2}:\d{2}[^"\\]*/g;
+    const untimed = (r: object) => JSON.parse(JSON.stringify(r).replace(timed, 'created at TIME')) as unknown;
     for (const [name, args] of calls) {
       const [p, d] = await Promise.all([proxied.client.callTool({ name, arguments: args }), direct.callTool({ name, arguments: args })]);
-      assert.deepEqual(p, d, name);
+      assert.deepEqual(untimed(p), untimed(d), name);
+      assert.equal(JSON.stringify(p).match(timed)?.length, JSON.stringify(d).match(timed)?.length, name);
     }
   });
 
@@ -141,36 +180,17 @@ describe('devboy proxy in front of @modelcontextprotocol/server-everything: ever
 
 describe('devboy proxy --upstream-url: server-everything over Streamable HTTP on loopback', () => {
   it('lists and calls tools through the HTTP upstream; the agent ends the session, the proxy exits 0', async () => {
-    const port = await new Promise<number>((done) => {
-      const probe = createServer().listen(0, '127.0.0.1', () => {
-        const { port } = probe.address() as AddressInfo;
-        probe.close(() => done(port));
-      });
-    });
-    const server = spawn(EVERYTHING[0]!, [EVERYTHING[1]!, 'streamableHttp'], {
-      env: { ...process.env, PORT: String(port) },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    try {
-      await new Promise<void>((ready, fail) => {
-        let text = '';
-        server.stderr.on('data', (d: Buffer) => {
-          text += d.toString();
-          if (/listening on port/.test(text)) ready();
-        });
-        server.once('exit', (code) => fail(new Error(`server-everything exited ${code}: ${text}`)));
-      });
-      const run = await connectThroughProxy(['--upstream-url', `http://127.0.0.1:${port}/mcp`], [], { capabilities: CAPABILITIES });
-      const { tools } = await run.client.listTools();
-      assert.ok(tools.some((t) => t.name === 'echo'));
-      assert.equal(tools.at(-1)!.name, 'devboy_result');
-      const echo = await run.client.callTool({ name: 'echo', arguments: { message: 'over http' } });
-      assert.deepEqual(echo.content, [{ type: 'text', text: 'Echo: over http' }]);
-      const end = await run.end();
-      assert.equal(end.code, 0, end.stderr);
-      assert.match(end.stderr, /^devboy proxy: 1 tool call through http:\/\/127\.0\.0\.1:\d+;/m);
-    } finally {
-      server.kill();
-    }
+    const { url } = await everythingOverHttp();
+    // The proxy in this process: the claim is the HTTP upstream's traffic and the summary's count;
+    // the proxy as a program, its exit status and stderr, is the stdio session's above.
+    const { got, outcome } = await sessionInProcess({ url }, {}, async (client) => ({
+      tools: (await client.listTools()).tools,
+      echo: await client.callTool({ name: 'echo', arguments: { message: 'over http' } }),
+    }));
+    assert.ok(got.tools.some((t) => t.name === 'echo'));
+    assert.equal(got.tools.at(-1)!.name, 'devboy_result');
+    assert.deepEqual(got.echo.content, [{ type: 'text', text: 'Echo: over http' }]);
+    assert.equal(outcome.exitCode, 0, outcome.notes.join('\n'));
+    assert.match(proxySummaryText(outcome.summary), /^devboy proxy: 1 tool call through http:\/\/127\.0\.0\.1:\d+;/);
   });
 });

@@ -9,7 +9,7 @@ import { loadFormat } from '../src/formats/registry.js';
 import { jsonEqual } from '../src/json/equal.js';
 import { parseJson } from '../src/json/parse.js';
 import { parseLedger, type LedgerCall } from '../src/proxy/ledger.js';
-import { connectThroughProxy } from './helpers/mcp-proxy.js';
+import { sessionInProcess, type InProcessOutcome } from './helpers/mcp-proxy.js';
 import { corpusDir, REPO_ROOT } from './helpers/paths.js';
 import { corpusBodies } from './mcp/corpus-server.js';
 
@@ -39,33 +39,35 @@ describe('devboy proxy in front of @modelcontextprotocol/server-filesystem over 
   let edited: { path: string; line: string; result: Awaited<ReturnType<Client['callTool']>> };
   let unskipped: { path: string; got: string };
   let tree: { direct: string; proxied: string };
-  let end: { code: number | null; stderr: string };
+  let end: InProcessOutcome;
   let calls: LedgerCall[];
   after(() => {
     rmSync(dir, { recursive: true, force: true });
     rmSync(log, { force: true });
   });
   before(async () => {
-    const run = await connectThroughProxy(['--skip-tools', 'read_text_*,edit_file', '--log', log], FILESYSTEM(dir));
-    reads = [];
-    for (const path of files) reads.push({ path, got: texts(await run.client.callTool({ name: 'read_text_file', arguments: { path } })) });
-    const line = readFileSync(files[0]!, 'utf8').split('\n')[1]!;
-    edited = {
-      path: files[0]!,
-      line,
-      result: await run.client.callTool({
-        name: 'edit_file',
-        arguments: { path: files[0]!, edits: [{ oldText: line, newText: `${line} ` }] },
-      }),
-    };
-    unskipped = { path: files[1]!, got: texts(await run.client.callTool({ name: 'read_file', arguments: { path: files[1]! } })).at(-1)! };
-    const direct = new Client({ name: 'devboy-test-agent', version: '1.0.0' });
-    await direct.connect(new StdioClientTransport({ command: process.execPath, args: FILESYSTEM(dir).slice(1), stderr: 'ignore' }));
-    const d = await direct.callTool({ name: 'directory_tree', arguments: { path: dir } });
-    await direct.close();
-    const p = await run.client.callTool({ name: 'directory_tree', arguments: { path: dir } });
-    tree = { direct: texts(d)[0]!, proxied: texts(p).at(-1)! };
-    end = await run.end();
+    // In this process: the claims are what the proxy sends and logs. --skip-tools as the command line
+    // gives it (comma-separated names and globs) is test/proxy-corpus.test.ts's, in front of a program.
+    ({ outcome: end } = await sessionInProcess(FILESYSTEM(dir), { skipTools: ['read_text_*', 'edit_file'], log }, async (client) => {
+      reads = [];
+      for (const path of files) reads.push({ path, got: texts(await client.callTool({ name: 'read_text_file', arguments: { path } })) });
+      const line = readFileSync(files[0]!, 'utf8').split('\n')[1]!;
+      edited = {
+        path: files[0]!,
+        line,
+        result: await client.callTool({
+          name: 'edit_file',
+          arguments: { path: files[0]!, edits: [{ oldText: line, newText: `${line} ` }] },
+        }),
+      };
+      unskipped = { path: files[1]!, got: texts(await client.callTool({ name: 'read_file', arguments: { path: files[1]! } })).at(-1)! };
+      const direct = new Client({ name: 'devboy-test-agent', version: '1.0.0' });
+      await direct.connect(new StdioClientTransport({ command: process.execPath, args: FILESYSTEM(dir).slice(1), stderr: 'ignore' }));
+      const d = await direct.callTool({ name: 'directory_tree', arguments: { path: dir } });
+      await direct.close();
+      const p = await client.callTool({ name: 'directory_tree', arguments: { path: dir } });
+      tree = { direct: texts(d)[0]!, proxied: texts(p).at(-1)! };
+    }));
     calls = parseLedger(readFileSync(log, 'utf8'), log).calls;
   });
 
@@ -82,7 +84,7 @@ describe('devboy proxy in front of @modelcontextprotocol/server-filesystem over 
   });
 
   it('directory_tree (pretty JSON) is still re-encoded, and decodes to what the server sends directly', async () => {
-    assert.equal(end.code, 0, end.stderr);
+    assert.equal(end.exitCode, 0, end.notes.join('\n'));
     const record = calls.find((c) => c.tool === 'directory_tree')!;
     assert.equal(record.outcome, 'encoded', record.why ?? '');
     const decoded = (await loadFormat(record.format!)).decode(tree.proxied);

@@ -4,9 +4,10 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { parseLedger, type LedgerCall } from '../src/proxy/ledger.js';
-import { CORPUS_SERVER, FAILING_SERVER, connectThroughProxy } from './helpers/mcp-proxy.js';
+import { CORPUS_SERVER, FAILING_SERVER, connectThroughProxy, sessionInProcess } from './helpers/mcp-proxy.js';
 
 type Text = { type: string; text: string };
 const texts = (r: object) => (r as { content: Text[] }).content.filter((b) => b.type === 'text').map((b) => b.text);
@@ -35,15 +36,18 @@ describe('devboy proxy and a hostile upstream', () => {
   const proxy = (...args: string[]) => connectThroughProxy(['--tokenizer', 'heuristic', ...args], CORPUS_SERVER);
   // The faults, each ending its session, from an upstream that starts in a tenth of the corpus server's time.
   const failing = (...args: string[]) => connectThroughProxy(['--tokenizer', 'heuristic', ...args], FAILING_SERVER);
+  // A fault whose claim is the error the agent gets, runProxy's exit status and its note: in this
+  // process. The frozen upstream below runs the proxy as a program: that its process then exits, with
+  // status 1 and the lines on stderr, is the claim there.
+  const failingInProcess = <T>(calls: (client: Client) => Promise<T>) =>
+    sessionInProcess(FAILING_SERVER, { tokenizer: 'heuristic' }, calls);
 
-  it('dies mid-call: the pending call gets a JSON-RPC error naming the exit code; the proxy exits 1', async () => {
-    const run = await failing();
-    const err = await callError(run.client.callTool({ name: 'die' }));
+  it('dies mid-call: the pending call gets a JSON-RPC error naming the exit code; the proxy ends with status 1', async () => {
+    const { got: err, outcome } = await failingInProcess((client) => callError(client.callTool({ name: 'die' })));
     assert.equal(err.code, -32000);
     assert.match(err.message, /the upstream failed: exited with code 3/);
-    const end = await run.exited;
-    assert.equal(end.code, 1);
-    assert.match(end.stderr, /^devboy proxy: upstream failed: exited with code 3$/m);
+    assert.equal(outcome.exitCode, 1);
+    assert.deepEqual(outcome.notes, ['upstream failed: exited with code 3']);
   });
 
   // --timeout 1, the least it takes: the waits below are a second each, and an answer (say, ping) has a second too.
@@ -68,14 +72,13 @@ describe('devboy proxy and a hostile upstream', () => {
     assert.ok(timedOut >= 0 && timedOut < lines.indexOf(failed[0]!), end.stderr);
   });
 
-  it('junk on stdout: the pending call gets an error at once, the proxy exits 1 with the reason', async () => {
-    const run = await failing();
-    const err = await callError(run.client.callTool({ name: 'junk' }));
+  it('junk on stdout: the pending call gets an error at once, the proxy ends with status 1 and the reason', async () => {
+    const { got: err, outcome } = await failingInProcess((client) => callError(client.callTool({ name: 'junk' })));
     assert.equal(err.code, -32000);
     assert.match(err.message, /not an MCP message/);
-    const end = await run.exited;
-    assert.equal(end.code, 1);
-    assert.match(end.stderr, /^devboy proxy: upstream failed: it wrote to stdout something that is not an MCP message \(.+\)$/m);
+    assert.equal(outcome.exitCode, 1);
+    assert.equal(outcome.notes.length, 1, outcome.notes.join('\n'));
+    assert.match(outcome.notes[0]!, /^upstream failed: it wrote to stdout something that is not an MCP message \(.+\)$/);
   });
 
   describe('one session of results the proxy must not touch (each test reads its part of it)', () => {

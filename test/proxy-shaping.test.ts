@@ -24,7 +24,7 @@ import { itemsAtLevel } from '../src/trim/levels.js';
 import { DEFAULT_DEDUP } from '../src/transcript/types.js';
 import { runCli } from './helpers/cli.js';
 import { rememberingTokenizer } from './helpers/remembering-tokenizer.js';
-import { benchmarkWithLedger, connectThroughProxy, FAILING_SERVER } from './helpers/mcp-proxy.js';
+import { benchmarkWithLedger, FAILING_SERVER, sessionInProcess } from './helpers/mcp-proxy.js';
 import { corpusDir } from './helpers/paths.js';
 import { corpusBodies } from './mcp/corpus-server.js';
 
@@ -334,10 +334,12 @@ describe('proxy --format auto: candidates only', () => {
 
   it('a 20-row list of strings through the proxy goes out in a candidate format, not as CSV (which has fewer tokens and round-trips it)', async () => {
     const rows = Array.from({ length: 20 }, (_, i) => ({ key: `gh#${i + 1}`, title: `row ${i + 1}`, state: i % 3 ? 'open' : 'closed' }));
-    // The rows as the text of a plain-text tool: the quick upstream has one.
-    const run = await connectThroughProxy(['--no-dedup', '--no-explainer'], FAILING_SERVER);
-    const got = texts(await run.client.callTool({ name: 'say', arguments: { text: JSON.stringify(rows, null, 2) } }));
-    assert.equal((await run.end()).code, 0);
+    // The rows as the text of a plain-text tool: the quick upstream has one. The proxy in this process:
+    // what it sends is the claim, not its command line.
+    const { got, outcome } = await sessionInProcess(FAILING_SERVER, { dedup: false, explainer: false }, async (client) =>
+      texts(await client.callTool({ name: 'say', arguments: { text: JSON.stringify(rows, null, 2) } })),
+    );
+    assert.equal(outcome.exitCode, 0);
     const csv = await loadFormat('csv');
     const o200k = await loadTokenizer('o200k_base');
     const candidates = await loadFormats((Object.keys(FORMAT_INFO) as FormatName[]).filter((n) => FORMAT_INFO[n].role === 'candidate'));

@@ -4,7 +4,7 @@ import { PassThrough } from 'node:stream';
 import { Client, type ClientOptions } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { useLineBuffer } from '../../src/proxy/line-buffer.js';
-import type { ProxyRequest } from '../../src/proxy/run.js';
+import type { ProxyOutcome, ProxyRequest } from '../../src/proxy/run.js';
 import { runCli, type CliResult } from './cli.js';
 import { REPO_ROOT } from './paths.js';
 
@@ -113,10 +113,49 @@ export interface InProcessProxyRun {
  * is the command's flags as runProxy takes them, over the command's defaults (format auto,
  * o200k_base, dedup and explainers on, --max-result-mb 4).
  */
-export async function connectInProcess(
-  upstream: readonly string[],
-  request: Partial<Omit<ProxyRequest, 'upstream' | 'stdin' | 'stdout' | 'onNote'>> = {},
-): Promise<InProcessProxyRun> {
+export async function connectInProcess(upstream: readonly string[], request: Partial<InProcessRequest> = {}): Promise<InProcessProxyRun> {
+  const run = await startInProcess({ command: upstream[0]!, args: upstream.slice(1) }, request);
+  return {
+    client: run.client,
+    end: async () => {
+      const { exitCode, notes } = await run.end();
+      return { exitCode, notes };
+    },
+  };
+}
+
+/** runProxy's flags, without what the helpers here give it (the upstream, the agent's streams, the notes). */
+type InProcessRequest = Omit<ProxyRequest, 'upstream' | 'stdin' | 'stdout' | 'onNote'>;
+
+/** What an in-process session ended with: runProxy's outcome (exit status, summary) and its notes. */
+export type InProcessOutcome = ProxyOutcome & { notes: string[] };
+
+/**
+ * One whole session of runProxy in the test's process, in front of either kind of upstream (a
+ * program, or --upstream-url's URL): `calls` with the agent's client, then the session ended however
+ * they went (a proxy left running in the test's process, with its upstream, would keep the test file
+ * from ending). An upstream that fails ends the session itself; the outcome says so.
+ */
+export async function sessionInProcess<T>(
+  upstream: readonly string[] | { url: string },
+  request: Partial<InProcessRequest>,
+  calls: (client: Client) => Promise<T>,
+): Promise<{ got: T; outcome: InProcessOutcome }> {
+  const run = await startInProcess('url' in upstream ? upstream : { command: upstream[0]!, args: upstream.slice(1) }, request);
+  let got: T;
+  try {
+    got = await calls(run.client);
+  } catch (err) {
+    await run.end();
+    throw err;
+  }
+  return { got, outcome: await run.end() };
+}
+
+async function startInProcess(
+  upstream: ProxyRequest['upstream'],
+  request: Partial<InProcessRequest>,
+): Promise<{ client: Client; end(): Promise<InProcessOutcome> }> {
   const [{ runProxy }, { StdioServerTransport }] = await Promise.all([
     import('../../src/proxy/run.js'),
     import('@modelcontextprotocol/sdk/server/stdio.js'),
@@ -125,7 +164,7 @@ export async function connectInProcess(
   const fromProxy = new PassThrough();
   const notes: string[] = [];
   const outcome = runProxy({
-    upstream: { command: upstream[0]!, args: upstream.slice(1) },
+    upstream,
     format: 'auto',
     tokenizer: 'o200k_base',
     tokenizers: [],
@@ -150,8 +189,7 @@ export async function connectInProcess(
     client,
     end: async () => {
       toProxy.end();
-      const { exitCode } = await outcome;
-      return { exitCode, notes };
+      return { ...(await outcome), notes };
     },
   };
 }

@@ -1,16 +1,21 @@
 // A small MCP server of devboy's own, for the proxy's tests and bench: it serves the corpus's recorded
 // response bodies as tool results, pretty-printed as most servers send them, and misbehaves on request
-// (tools named for each fault). Run: node dist/test/mcp/corpus-server.js [--corpus DIR]
-import { readdirSync, readFileSync } from 'node:fs';
+// (tools named for each fault). JSON-RPC by hand (stdio-server.ts): it starts in a fifth of the time.
+// Run: node dist/test/mcp/corpus-server.js [--corpus DIR]
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { sayOrFault, serveStdio, type Answer } from './stdio-server.js';
 
 const root = resolve(fileURLToPath(import.meta.url), '..', '..', '..', '..');
 const corpusArg = process.argv.indexOf('--corpus');
 const corpus = corpusArg >= 0 ? resolve(process.argv[corpusArg + 1]!) : join(root, 'corpus');
+
+/** A recording's response body if it is a JSON object or array. */
+function objectBody(path: string): object | undefined {
+  const body = (JSON.parse(readFileSync(path, 'utf8')) as { response?: { body?: unknown } }).response?.body;
+  return typeof body === 'object' && body !== null ? body : undefined;
+}
 
 /** Every corpus recording whose body is a JSON object or array, by its path under the corpus. */
 export function corpusBodies(dir: string): Map<string, unknown> {
@@ -20,8 +25,8 @@ export function corpusBodies(dir: string): Map<string, unknown> {
       const p = join(d, e.name);
       if (e.isDirectory()) walk(p);
       else if (e.name.endsWith('.json')) {
-        const body = (JSON.parse(readFileSync(p, 'utf8')) as { response?: { body?: unknown } }).response?.body;
-        if (typeof body === 'object' && body !== null) out.set(relative(dir, p), body);
+        const body = objectBody(p);
+        if (body !== undefined) out.set(relative(dir, p), body);
       }
     }
   };
@@ -29,7 +34,14 @@ export function corpusBodies(dir: string): Map<string, unknown> {
   return out;
 }
 
-const text = (t: string): CallToolResult => ({ content: [{ type: 'text', text: t }] });
+/** The body corpusBodies(dir) holds under `name`, read alone: a call for one body need not parse them all. */
+function corpusBody(dir: string, name: string): object | undefined {
+  const path = resolve(dir, name);
+  return name.endsWith('.json') && relative(dir, path) === name && existsSync(path) ? objectBody(path) : undefined;
+}
+
+const text = (t: string): Answer => ({ result: { content: [{ type: 'text', text: t }] } });
+const error = (t: string): Answer => ({ result: { content: [{ type: 'text', text: t }], isError: true } });
 const pretty = (v: unknown) => JSON.stringify(v, null, 2);
 
 const TOOLS = [
@@ -70,45 +82,30 @@ function rows(n: number): unknown[] {
   }));
 }
 
-async function main(): Promise<void> {
-  // Read on the first call that needs them: start-up stays quick however large the corpus.
-  let bodies: Map<string, unknown> | undefined;
-  const corpusBodiesOnce = () => (bodies ??= corpusBodies(corpus));
-  const server = new Server({ name: 'devboy-corpus', version: '1.0.0' }, { capabilities: { tools: {} } });
-  const transport = new StdioServerTransport();
-  // Six tools a page: the proxy must pass cursors through and add its tool to the last page only.
-  server.setRequestHandler(ListToolsRequestSchema, (req) => {
-    const offset = Number(req.params?.cursor ?? 0);
-    const next = offset + 6;
-    return { tools: TOOLS.slice(offset, next), ...(next < TOOLS.length ? { nextCursor: String(next) } : {}) };
-  });
-  server.setRequestHandler(CallToolRequestSchema, async (req): Promise<CallToolResult> => {
-    const args = (req.params.arguments ?? {}) as Record<string, unknown>;
-    switch (req.params.name) {
+function main(): void {
+  // Each body read once: the bench calls the same ones many times, and a call should cost what sending it costs.
+  const read = new Map<string, object | undefined>();
+  const bodyNamed = (name: string) => (read.has(name) ? read.get(name) : read.set(name, corpusBody(corpus, name)).get(name));
+  const server = serveStdio('devboy-corpus', async (req): Promise<Answer> => {
+    // Six tools a page: the proxy must pass cursors through and add its tool to the last page only.
+    if (req.method === 'tools/list') {
+      const offset = Number(req.params?.cursor ?? 0);
+      const next = offset + 6;
+      return { result: { tools: TOOLS.slice(offset, next), ...(next < TOOLS.length ? { nextCursor: String(next) } : {}) } };
+    }
+    if (req.method !== 'tools/call') return { error: { code: -32601, message: `no method ${req.method}` } };
+    const fault = sayOrFault(server, req);
+    if (fault !== undefined) return fault;
+    const args = req.params?.arguments ?? {};
+    switch (req.params?.name) {
       case 'list_bodies':
-        return text(pretty([...corpusBodiesOnce().keys()]));
+        return text(pretty([...corpusBodies(corpus).keys()]));
       case 'get_body': {
-        const body = corpusBodiesOnce().get(String(args.name));
-        return body === undefined ? { ...text(`no body named ${String(args.name)}`), isError: true } : text(pretty(body));
+        const body = bodyNamed(String(args.name));
+        return body === undefined ? error(`no body named ${String(args.name)}`) : text(pretty(body));
       }
-      case 'say':
-        return text(String(args.text ?? ''));
       case 'fail':
-        return { ...text(pretty({ error: 'rate limited', retry_after: 30, items: rows(20) })), isError: true };
-      case 'die':
-        process.exit(3);
-        break;
-      case 'hang':
-        return new Promise<CallToolResult>(() => undefined);
-      case 'freeze':
-        process.stdin.removeAllListeners('data');
-        process.stdin.pause();
-        // Alive but deaf: without a timer the process would simply end.
-        setInterval(() => undefined, 60_000);
-        return new Promise<CallToolResult>(() => undefined);
-      case 'junk':
-        process.stdout.write('this line is not JSON-RPC\n');
-        return new Promise<CallToolResult>(() => undefined);
+        return error(pretty({ error: 'rate limited', retry_after: 30, items: rows(20) }));
       case 'huge': {
         const mb = typeof args.mb === 'number' ? args.mb : 20;
         const one = pretty(rows(1)[0]).length + 4;
@@ -128,10 +125,9 @@ async function main(): Promise<void> {
         return text(pretty(rows(5)));
       }
       default:
-        return { ...text(`unknown tool ${req.params.name}`), isError: true };
+        return error(`unknown tool ${req.params?.name}`);
     }
   });
-  await server.connect(transport);
 }
 
-if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) await main();
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) main();
