@@ -61,7 +61,7 @@ describe('devboy stats on corpus bodies', () => {
         assert.deepEqual([r.tokens, r.bytes, r.pages, r.lossless], [b.tokens, b.bytes, b.pages, b.lossless], where);
         assert.equal(r.saving, b.savings.encoder, where);
         compared++;
-        if (r.pages > 1) paged++;
+        if ((r.pages ?? 0) > 1) paged++;
       }
       const want = expectedRecommendation(s);
       const rec = s.recommendation;
