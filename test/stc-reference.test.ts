@@ -143,8 +143,13 @@ describe('STC encoder matches the reference byte for byte', () => {
   });
 
   it('with every kind of piece landing on the first buffer chunk boundary (64 KiB)', () => {
-    // 258 fillers of 250 characters fill about 65,300 bytes; a growing first string then slides the tail
-    // across byte 65,536 one position at a time.
+    // 258 fillers of 250 characters fill 65,282 characters; a growing first string then slides the
+    // tail across the buffer's end (65,536 characters up to U+00FF, a byte each) one position at a
+    // time. A character above U+00FF ('€') or a long string starts a part of its own, and the buffer
+    // starts afresh after it: so every kind of piece (numbers, escaped and Latin-1 strings, literals,
+    // identifier and quoted keys, nested lists) comes before '€', and the sweep covers that stretch
+    // only. An off-by-one planted in each of the buffer's bounds checks was caught here, and by no
+    // position outside the stretch.
     const fillers = Array.from({ length: 258 }, () => 'x'.repeat(250));
     const tail: JsonValue[] = [
       -123456789,
@@ -155,9 +160,6 @@ describe('STC encoder matches the reference byte for byte', () => {
       'ab',
       'a"b\\c\n',
       'ÿé',
-      '€',
-      '😀',
-      'y'.repeat(300),
       true,
       false,
       null,
@@ -167,8 +169,18 @@ describe('STC encoder matches the reference byte for byte', () => {
         { a: 2, 'b c': 'é' },
       ],
       [[1], []],
+      '€',
+      '😀',
+      'y'.repeat(300),
     ];
-    for (let d = 0; d < 420; d++) sameEncoding(['p'.repeat(d), ...fillers, ...tail, ...tail]);
+    const CHUNK = 1 << 16;
+    // Measured with the reference: the stretch the buffer holds (its '[' stands for the comma before
+    // it) and where the tail starts when the first string is empty (the closing ']' is that comma).
+    const stretch = encodeStcReference(tail.slice(0, tail.indexOf('€'))).length - 1;
+    const start = encodeStcReference(['', ...fillers]).length;
+    const first = CHUNK - start - stretch - 2;
+    assert.ok(first > 0 && stretch > 100, `${first} ${stretch}`);
+    for (let d = first; d <= CHUNK - start + 8; d++) sameEncoding(['p'.repeat(d), ...fillers, ...tail, ...tail]);
   });
 
   it('with the same errors for values that are not JSON', () => {

@@ -54,3 +54,19 @@ export async function sampledExchanges(every: number, offset = 0): Promise<Corpu
         offset,
       );
 }
+
+/**
+ * oneResponseDatasets as a sweep checks them: in the fast suite every `every`-th of those whose
+ * response body is at most 30,000 characters of compact JSON (as sampledExchanges); all of them in
+ * the corpus suite (DEVBOY_TEST_CORPUS=full).
+ */
+export async function sampledOneResponseDatasets(every: number, offset = 0): Promise<{ dataset: Dataset; exchange: CorpusExchange }[]> {
+  const all = await oneResponseDatasets();
+  return FULL_SUITE
+    ? all
+    : sample(
+        all.filter((x) => JSON.stringify(x.exchange.response.body).length <= SMALL_BODY),
+        every,
+        offset,
+      );
+}
