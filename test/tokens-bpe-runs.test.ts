@@ -3,12 +3,14 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import fc from 'fast-check';
 import api from 'gpt-tokenizer/encoding/o200k_base';
 import cl100kApi from 'gpt-tokenizer/encoding/cl100k_base';
 import { ByteRanks } from '../src/tokens/byte-ranks.js';
 import { loadTokenizer } from '../src/tokens/registry.js';
 import { BPE_NAMES, libraryCount, rawRanks, type BpeName } from './helpers/bpe-reference.js';
 import { FULL_SUITE, sample } from './helpers/sampling.js';
+import { scaledRuns } from './helpers/arbitraries.js';
 import { REPO_ROOT } from './helpers/paths.js';
 
 const TWO_MB = 2_000_000;
@@ -138,6 +140,38 @@ describe('rank lookups answer as the library does', () => {
       assert.deepEqual(wrong.slice(0, 10), []);
     });
   }
+
+  // Tokens' own bytes rarely hold the malformed sequences where UTF-8 decoders differ: overlong
+  // forms, encoded surrogates, code points past U+10FFFF, truncated and stray continuation bytes.
+  const EDGE_BYTES = [
+    0x00, 0x20, 0x41, 0x7f, 0x80, 0x8f, 0x90, 0x9f, 0xa0, 0xbb, 0xbf, 0xc0, 0xc1, 0xc2, 0xc3, 0xdf, 0xe0, 0xe4, 0xed, 0xef, 0xf0, 0xf4,
+    0xf5, 0xf8, 0xff,
+  ];
+  it('byte ranges of malformed and edge-case UTF-8 get the rank the library gives them', async () => {
+    const raw = await rawRanks('o200k_base');
+    const ours = new ByteRanks(raw);
+    const theirs = libraryLookup('o200k_base');
+    const token = fc.integer({ min: 0, max: raw.length - 1 }).map((rank) => {
+      const value = raw[rank]!;
+      return [...(typeof value === 'string' ? Buffer.from(value, 'utf8') : value)];
+    });
+    const range = fc
+      .array(
+        fc.oneof(
+          fc.constantFrom(...EDGE_BYTES).map((b) => [b]),
+          token,
+        ),
+        { minLength: 1, maxLength: 4 },
+      )
+      .map((parts) => Buffer.from(parts.flat()));
+    fc.assert(
+      fc.property(range, (b) => {
+        const s = b.toString('latin1');
+        assert.equal(ours.ofRange(s, 0, s.length), theirs(b), JSON.stringify([...b]));
+      }),
+      { numRuns: scaledRuns(20_000) },
+    );
+  });
 
   // Which reference devboy follows where gpt-tokenizer and tiktoken part (docs/tokenizers.md, "U+FEFF"):
   // gpt-tokenizer, the implementation every o200k_base figure names. Pinned, both ways: a change of
