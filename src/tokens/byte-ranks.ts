@@ -46,7 +46,7 @@ export class PlainRanks implements RankLookup {
  * Every process that counts builds this, so it holds what the library holds and no byte string of a
  * text entry: one Map of the text entries as they are, one of the byte entries that are not valid
  * UTF-8. An ASCII range is its own text; a range with a byte above 7F is decoded here, on the
- * library's own rules (decodeRange). Byte strings of all entries in one Map took about four times as
+ * library's own rules (decodeRange). Byte strings of all entries in one Map took about three times as
  * long to build (o200k_base), and few lookups are of non-ASCII ranges: only merges of pieces that
  * are neither cached nor whole tokens make any.
  */
