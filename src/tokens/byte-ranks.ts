@@ -1,10 +1,6 @@
-import { tryConvertToString } from 'gpt-tokenizer/utfUtil';
-
 /** gpt-tokenizer's rank table: the index is the rank, the value the token as text or, when not valid UTF-8, as bytes. */
 export type RawRanks = readonly (string | readonly number[])[];
 
-/** Paired surrogates form one code point under /u, so this finds only lone ones (which UTF-8 encodes as U+FFFD). */
-const LONE_SURROGATE = /\p{Cs}/u;
 const NON_ASCII = /[\u0080-\uffff]/; // any UTF-16 code unit above ASCII
 
 /**
@@ -15,9 +11,9 @@ export function toByteString(text: string): string {
   return NON_ASCII.test(text) ? Buffer.from(text, 'utf8').toString('latin1') : text;
 }
 
-/** What a BPE merge asks of a vocabulary: the rank of a whole piece, and of a byte range of it. */
+/** What a BPE merge asks of a vocabulary: the rank of a whole piece (its text), and of a byte range of it. */
 export interface RankLookup {
-  ofPiece(piece: string, bytes: string): number | undefined;
+  ofPiece(piece: string): number | undefined;
   ofRange(bytes: string, start: number, end: number): number | undefined;
 }
 
@@ -28,8 +24,8 @@ export interface RankLookup {
 export class PlainRanks implements RankLookup {
   constructor(private readonly byBytes: ReadonlyMap<string, number>) {}
 
-  ofPiece(_piece: string, bytes: string): number | undefined {
-    return this.byBytes.get(bytes);
+  ofPiece(piece: string): number | undefined {
+    return this.byBytes.get(toByteString(piece));
   }
 
   ofRange(bytes: string, start: number, end: number): number | undefined {
@@ -39,77 +35,96 @@ export class PlainRanks implements RankLookup {
 
 /**
  * Rank lookups that answer exactly as gpt-tokenizer 4.0.0's BytePairEncodingCore does, so merges
- * built on them reproduce its counts. Its lookup of a byte range is: valid UTF-8 (its own
- * tryConvertToString) → decode and look the text up among the text entries; otherwise → look the
- * bytes up among the byte entries. Two consequences are reproduced on purpose:
+ * built on them reproduce its counts. Its lookup of a whole piece is a Map lookup of the piece's text
+ * among the text entries. Its lookup of a byte range is: valid UTF-8 (its own tryConvertToString) →
+ * decode and look the text up among the text entries; otherwise → look the bytes up among the byte
+ * entries. Two consequences are reproduced on purpose:
  *  - byte entries that are valid UTF-8 (the BOM-prefixed tokens) are never found, since the text
  *    lookup misses them;
  *  - TextDecoder strips a leading BOM, so a valid range starting EF BB BF gets the rank of the rest.
- * Everything else is one Map lookup of the range's byte string.
+ *
+ * Every process that counts builds this, so it holds what the library holds and no byte string of a
+ * text entry: one Map of the text entries as they are, one of the byte entries that are not valid
+ * UTF-8. An ASCII range is its own text; a range with a byte above 7F is decoded here, on the
+ * library's own rules (decodeRange). Byte strings of all entries in one Map took about three times as
+ * long to build (o200k_base), and few lookups are of non-ASCII ranges: only merges of pieces that
+ * are neither cached nor whole tokens make any.
  */
 export class ByteRanks implements RankLookup {
-  private readonly byBytes = new Map<string, number>();
-  /** Text entries containing lone surrogates: reachable only by a whole piece equal to them (none in 4.0.0's tables). */
-  private readonly illFormed = new Map<string, number>();
+  private readonly byText = new Map<string, number>();
+  private readonly byInvalidBytes = new Map<string, number>();
 
   constructor(raw: RawRanks) {
-    // Every process that counts pays this (the CLI once per command, a proxy once): the non-ASCII
-    // text entries are made byte strings by one UTF-8 conversion of them all, sliced by their UTF-8
-    // lengths, which takes about two thirds of the CPU time of one Buffer per entry (o200k_base).
-    // Well-formed text converts the same joined or alone, and only well-formed entries are joined.
-    const wide: string[] = [];
-    const wideRanks: number[] = [];
-    raw.forEach((value, rank) => {
-      if (typeof value === 'string') {
-        if (!NON_ASCII.test(value)) this.byBytes.set(value, rank);
-        else if (LONE_SURROGATE.test(value)) this.illFormed.set(value, rank);
-        else {
-          wide.push(value);
-          wideRanks.push(rank);
-        }
-        return;
+    const byText = this.byText;
+    // Entry by entry, later ranks replacing earlier ones, as the library's own forEach does.
+    for (let rank = 0; rank < raw.length; rank++) {
+      const value = raw[rank];
+      if (typeof value === 'string') byText.set(value, rank);
+      else if (value !== undefined) {
+        const bytes = String.fromCharCode(...value);
+        if (decodeRange(bytes, 0, bytes.length) === undefined) this.byInvalidBytes.set(bytes, rank);
       }
-      const bytes = Uint8Array.from(value);
-      if (tryConvertToString(bytes) !== undefined) return; // looked up as text by the library, never found
-      this.byBytes.set(Buffer.from(bytes).toString('latin1'), rank);
-    });
-    const joined = Buffer.from(wide.join(''), 'utf8').toString('latin1');
-    let at = 0;
-    wide.forEach((text, i) => {
-      const end = at + Buffer.byteLength(text, 'utf8');
-      this.byBytes.set(joined.slice(at, end), wideRanks[i]!);
-      at = end;
-    });
+    }
   }
 
-  /**
-   * The rank gpt-tokenizer's countTokens gives a whole pre-tokenized piece before merging (a Map
-   * lookup of the piece's text among the text entries), or undefined.
-   */
-  ofPiece(piece: string, bytes: string): number | undefined {
-    if (bytes === piece) return this.byBytes.get(piece); // ASCII: only text entries have ASCII byte strings
-    if (LONE_SURROGATE.test(piece)) return this.illFormed.get(piece);
-    // Valid UTF-8 never equals a byte entry the map holds (those are all invalid UTF-8).
-    return this.byBytes.get(bytes);
+  /** The rank gpt-tokenizer's countTokens gives a whole pre-tokenized piece before merging, or undefined. */
+  ofPiece(piece: string): number | undefined {
+    return this.byText.get(piece);
   }
 
   /** The rank of bytes[start, end) as the library's merge sees it, or undefined. */
   ofRange(bytes: string, start: number, end: number): number | undefined {
-    if (
-      end - start >= 3 &&
-      bytes.charCodeAt(start) === 0xef &&
-      bytes.charCodeAt(start + 1) === 0xbb &&
-      bytes.charCodeAt(start + 2) === 0xbf
-    ) {
-      return this.ofBomRange(bytes.slice(start, end));
-    }
-    return this.byBytes.get(bytes.slice(start, end));
+    for (let i = start; i < end; i++) if (bytes.charCodeAt(i) >= 0x80) return this.ofWideRange(bytes, start, end);
+    return this.byText.get(bytes.slice(start, end));
   }
 
-  private ofBomRange(range: string): number | undefined {
-    const text = tryConvertToString(Buffer.from(range, 'latin1'));
-    if (text === undefined) return this.byBytes.get(range);
-    // The text is the range minus its BOM; look it up among text entries only (it is valid UTF-8).
-    return text === '' ? undefined : this.byBytes.get(toByteString(text));
+  private ofWideRange(bytes: string, start: number, end: number): number | undefined {
+    const text = decodeRange(bytes, start, end);
+    if (text === undefined) return this.byInvalidBytes.get(bytes.slice(start, end));
+    if (text.charCodeAt(0) !== 0xfeff) return this.byText.get(text);
+    // TextDecoder's BOM stripping: the rest is looked up, and no token is empty.
+    return text.length === 1 ? undefined : this.byText.get(text.slice(1));
   }
+}
+
+/**
+ * The text of the byte string's range [start, end) when it is valid UTF-8 by gpt-tokenizer 4.0.0's
+ * own test (isValidUTF8 in its utfUtil, which this follows rule for rule: no overlong forms, no
+ * surrogates, nothing above U+10FFFF), else undefined. Decoded here rather than by a Buffer per
+ * lookup, since the ranges are a few bytes long.
+ */
+function decodeRange(bytes: string, start: number, end: number): string | undefined {
+  let text = '';
+  for (let i = start; i < end;) {
+    const b = bytes.charCodeAt(i);
+    let size: number;
+    let cp: number;
+    if (b <= 0x7f) {
+      text += String.fromCharCode(b);
+      i++;
+      continue;
+    } else if ((b & 0xe0) === 0xc0) {
+      if (b <= 0xc1) return undefined;
+      size = 2;
+      cp = b & 0x1f;
+    } else if ((b & 0xf0) === 0xe0) {
+      size = 3;
+      cp = b & 0x0f;
+    } else if ((b & 0xf8) === 0xf0) {
+      if (b > 0xf4) return undefined;
+      size = 4;
+      cp = b & 0x07;
+    } else return undefined;
+    if (i + size > end) return undefined;
+    for (let j = 1; j < size; j++) {
+      const c = bytes.charCodeAt(i + j);
+      if ((c & 0xc0) !== 0x80) return undefined;
+      cp = (cp << 6) | (c & 0x3f);
+    }
+    if ((size === 3 && cp < 0x800) || (size === 4 && cp < 0x10000)) return undefined;
+    if ((cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff) return undefined;
+    text += String.fromCodePoint(cp);
+    i += size;
+  }
+  return text;
 }

@@ -28,7 +28,7 @@ export async function rawRanks(name: BpeName): Promise<readonly (string | readon
  * reference on short text the library can count quickly.
  */
 export async function forcedCounters(name: BpeName): Promise<{ scan: BpeCounter; buckets: BpeCounter }> {
-  // One table for both: it is read-only, and building one from the raw ranks costs about 0.2 s.
+  // One table for both: it is read-only, and building one from the raw ranks costs about 40 ms (o200k_base).
   const ranks = new ByteRanks(await rawRanks(name));
   const split = name === 'o200k_base' ? O200K_TOKEN_SPLIT_REGEX : CL100K_TOKEN_SPLIT_REGEX;
   return { scan: new BpeCounter(ranks, split, Number.POSITIVE_INFINITY), buckets: new BpeCounter(ranks, split, 0) };
