@@ -95,21 +95,40 @@ export function redactUrl(url: string): string {
  *   the token, a .NET or PowerShell UTF-16 string).
  */
 export function scrubSecrets(text: string, secrets: readonly (string | undefined)[]): string {
+  const pattern = secretsPattern(secrets.filter((s): s is string => s !== undefined && s.length >= MIN_SECRET));
+  return pattern ? text.replace(pattern, REDACTED) : text;
+}
+
+/**
+ * The scrubbing pattern of each list of secrets, built once: it is long (every form of every
+ * secret) and a run scrubs every recorded exchange and error line with the same one or two tokens.
+ * Bounded: a process sees a handful of credential sets.
+ */
+const patterns = new Map<string, RegExp | null>();
+const MAX_PATTERNS = 16;
+
+function secretsPattern(secrets: readonly string[]): RegExp | null {
+  const key = JSON.stringify(secrets);
+  let pattern = patterns.get(key);
+  if (pattern !== undefined) return pattern;
   const literals = new Set<string>();
   const texts: string[] = [];
   for (const secret of secrets) {
-    if (!secret || secret.length < MIN_SECRET) continue;
     for (const form of byteForms(secret)) literals.add(form);
     texts.push(textPattern(secret));
   }
-  if (texts.length === 0) return text;
   // Longest first, so a whole encoded form wins over the shorter core inside it; the text patterns
   // (every character in any of its escapes) after them.
-  const pattern = [
-    ...[...literals].sort((a, b) => b.length - a.length).map(escapeRegExp),
-    ...texts.sort((a, b) => b.length - a.length),
-  ].join('|');
-  return text.replace(new RegExp(pattern, 'gi'), REDACTED);
+  pattern =
+    texts.length === 0
+      ? null
+      : new RegExp(
+          [...[...literals].sort((a, b) => b.length - a.length).map(escapeRegExp), ...texts.sort((a, b) => b.length - a.length)].join('|'),
+          'gi',
+        );
+  if (patterns.size >= MAX_PATTERNS) patterns.clear();
+  patterns.set(key, pattern);
+  return pattern;
 }
 
 /** Shortest base64 run worth scrubbing on its own: shorter ones could match unrelated text. */
