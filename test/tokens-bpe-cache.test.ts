@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -140,6 +141,31 @@ describe('the compiled tokenizer cache', () => {
       assert.equal(loadCompiledBpe('small', path, dir).from, 'cache', `${what}: read after the rewrite`);
     }
   });
+
+  // A FIFO would block a plain open for reading until some writer came; a device could be endless.
+  it(
+    'a FIFO, a folder or a symlink to a device where the cache file goes is not read: the load goes on from tokenizer.json',
+    { timeout: 60_000 },
+    () => {
+      const dir = tempDir();
+      const json = smallJson();
+      const path = writeJson(dir, json);
+      const want = countsOf(json, SMALL_TEXTS);
+      const { file } = loadCompiledBpe('small', path, dir);
+      const kinds: [string, () => void][] = [
+        ['a FIFO', () => execFileSync('mkfifo', [file])],
+        ['a folder', () => mkdirSync(file)],
+        ['a symlink to /dev/zero', () => symlinkSync('/dev/zero', file)],
+      ];
+      for (const [what, make] of kinds) {
+        rmSync(file, { recursive: true, force: true });
+        make();
+        const load = loadCompiledBpe('small', path, dir);
+        assert.equal(load.from, 'json', what);
+        assert.deepEqual(countsOf(load.compiled, SMALL_TEXTS), want, what);
+      }
+    },
+  );
 
   it('a changed tokenizer.json never gets the old cache: not by name, nor from a file copied over its name', () => {
     const dir = tempDir();

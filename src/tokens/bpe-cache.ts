@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, readSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, constants, fstatSync, mkdirSync, openSync, readFileSync, readSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { endianness, homedir } from 'node:os';
 import { dirname, isAbsolute, join } from 'node:path';
 import { compileBpe, type BpeConfig, type CompiledBpe, type TokenizerJson } from './hf-bpe.js';
@@ -156,9 +156,12 @@ function readCache(file: string, digest: Buffer): CompiledBpe | undefined {
 
 /** The whole file in a fresh, 8-aligned buffer, refused past MAX_FILE_BYTES. */
 function readBounded(file: string): Uint8Array {
-  const fd = openSync(file, 'r');
+  // Non-blocking: a FIFO put where the file goes would otherwise hold the open until a writer came.
+  const fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
   try {
-    const size = fstatSync(fd).size;
+    const info = fstatSync(fd);
+    if (!info.isFile()) throw new RangeError('not a regular file');
+    const size = info.size;
     if (size < HEADER_BYTES || size > MAX_FILE_BYTES) throw new RangeError('not a cache file');
     const bytes = new Uint8Array(new ArrayBuffer(size));
     let read = 0;
